@@ -1,0 +1,141 @@
+"""Canonical provision labels and the one normaliser for user-typed labels.
+
+Canonical form: law number, section capital, subsection number, item and sub-item in
+parentheses: ``16``, ``16B``, ``16B1``, ``16B1(a)``, ``12C1(e)(ii)``. Greek section
+letters and item numerals are mapped by position (Α Β Γ Δ Ε ΣΤ Ζ Η → A..H,
+(α)..(ιβ) → (a)..(l)). A subsection that hangs directly under a law (no section)
+is written ``{law}.{n}`` so that Law 1 subsection 2 never reads as Law 12.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+GREEK_CAPITALS = ["Α", "Β", "Γ", "Δ", "Ε", "ΣΤ", "Ζ", "Η", "Θ", "Ι", "Κ", "Λ"]
+GREEK_ITEMS = ["α", "β", "γ", "δ", "ε", "στ", "ζ", "η", "θ", "ι", "ια", "ιβ", "ιγ", "ιδ"]
+LATIN = "ABCDEFGHIJKLMN"
+#: Latin letters that OCR or typesetting put in place of Greek capitals.
+LOOKALIKES = {"A": "Α", "B": "Β", "E": "Ε", "Z": "Ζ", "H": "Η", "I": "Ι", "K": "Κ"}
+ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
+
+
+def _strip_accents(s: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn"
+    )
+
+
+def greek_section(letter: str) -> str:
+    """Map a Greek section capital (or a Latin look-alike) to its Latin position letter.
+
+    >>> greek_section("ΣΤ"), greek_section("Γ"), greek_section("Z")
+    ('F', 'C', 'G')
+    """
+    g = _strip_accents(letter).upper().replace("Ϛ", "ΣΤ")
+    g = LOOKALIKES.get(g, g)
+    if g in GREEK_CAPITALS:
+        return LATIN[GREEK_CAPITALS.index(g)]
+    raise ValueError(f"not a Greek section letter: {letter!r}")
+
+
+def greek_item(numeral: str) -> str:
+    """Map a Greek item numeral ``α``..``ιβ`` to ``a``..``l``.
+
+    >>> greek_item("στ"), greek_item("ιβ")
+    ('f', 'l')
+    """
+    g = _strip_accents(numeral).lower().replace("ϛ", "στ").replace("\u03c2", "σ")
+    if g in GREEK_ITEMS:
+        return LATIN[GREEK_ITEMS.index(g)].lower()
+    raise ValueError(f"not a Greek item numeral: {numeral!r}")
+
+
+def join_label(parent_label: str, kind: str, part: str) -> str:
+    """Compose a child label from its parent's label and its own part.
+
+    Args:
+        parent_label: label of the enclosing node ("" for a law).
+        kind: ``law``, ``section``, ``subsection``, ``item`` or ``subitem``.
+        part: the child's own number or letter, already in Latin form.
+    """
+    if kind in ("law", "section"):
+        return parent_label + part
+    if kind == "subsection":
+        if parent_label and parent_label[-1].isdigit():
+            return f"{parent_label}.{part}"
+        return parent_label + part
+    return f"{parent_label}({part})"
+
+
+_PREFIX_RE = re.compile(
+    r"^\s*(?:lagarna|lagen|lag|law|laws|laki|lain|pykälä|νομοσ|νομου|νομο|νομων|ν\.?)\s*",
+    re.IGNORECASE,
+)
+_LABEL_RE = re.compile(
+    r"""^(?P<pre>[A-Z]{1,2}(?=\d))?
+    (?P<law>\d{1,3})
+    (?P<sec>[A-Z])?
+    (?P<sub>\d{1,2})?
+    (?P<item>\([a-z]\)|[a-z](?![a-z]))?
+    (?P<subitem>\((?:[ivx]+|\d)\)|[ivx]+)?$""",
+    re.VERBOSE,
+)
+
+
+def _latinise(text: str) -> str:
+    """Turn Greek section capitals and item numerals in a typed label into Latin."""
+    out = []
+    i = 0
+    s = _strip_accents(text)
+    while i < len(s):
+        c = s[i]
+        if c.upper() == "Σ" and i + 1 < len(s) and s[i + 1].upper() == "Τ":
+            out.append("F" if c.isupper() else "f")
+            i += 2
+            continue
+        if "\u0370" <= c <= "\u03ff":
+            paren = i > 0 and s[i - 1] == "("
+            if paren:
+                j = s.find(")", i)
+                numeral = s[i:j] if j > 0 else s[i:]
+                try:
+                    out.append(greek_item(numeral))
+                    i += len(numeral)
+                    continue
+                except ValueError:
+                    pass
+            try:
+                out.append(greek_section(c))
+            except ValueError:
+                out.append(c)
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def normalise_label(text: str) -> str:
+    """Turn any typed form of a provision label into the canonical label.
+
+    Accepts ``16 B 1``, ``16 § B 1``, ``lag 16B1``, ``Νόμος 20ΣΤ5``, ``20Στ5``,
+    ``12C1(e)(ii)``, ``12 C 1 e ii``.
+
+    Raises:
+        ValueError: if the text is not a provision label.
+    """
+    s = _PREFIX_RE.sub("", _strip_accents(text.strip()).lower(), count=1)
+    # Keep the original case of letters after the prefix is stripped.
+    s = text.strip()[len(text.strip()) - len(s) :] if s else s
+    s = _latinise(s).replace("§", " ")
+    s = re.sub(r"\s+|\.(?=\D)", "", s)
+    s = s.strip(".")
+    m = re.match(r"^(\d{1,3})([A-Za-z])(.*)$", s)
+    if m:
+        s = m.group(1) + m.group(2).upper() + m.group(3)
+    s = re.sub(r"(?<=\d)([a-z])(?=$|[ivx(])", r"(\1)", s, count=1)
+    s = re.sub(r"(?<=\))([ivx]+)$", r"(\1)", s)
+    if not _LABEL_RE.match(s):
+        raise ValueError(f"not a provision label: {text!r}")
+    return s

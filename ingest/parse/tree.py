@@ -1,0 +1,264 @@
+"""The shared tree builder every document parser feeds.
+
+A parser walks its lines, decides what each line is (its own ordered list of small
+rules), and calls the builder: ``open_law``/``open_part`` for law-tree levels,
+``add`` for a node's own text, ``footnote`` for a note, and ``open_special`` for
+prefaces, definitions, chapter headings, index terms and topics. The builder keeps
+the stack of open nodes, composes canonical labels, records source offsets, cleans
+each node's text once, attaches footnotes to the node that carries their marker and
+reports duplicates as warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..clean import HYPHEN_CONJUNCTIONS, clean_block
+from ..labels import join_label
+from ..lines import Line
+from ..model import LAW_KINDS, Document, Node, ParseResult, ParseWarning
+
+LEVEL = {kind: i for i, kind in enumerate(LAW_KINDS)}
+
+
+@dataclass
+class _Open:
+    node: Node
+    lines: list[str] = field(default_factory=list)
+    title_lines: list[str] = field(default_factory=list)
+
+
+class TreeBuilder:
+    """Builds the node list of one document.
+
+    Args:
+        doc: the document being parsed.
+        conjunctions: words after which a line-end hyphen is real (per language).
+        text_filter: optional extra ``str -> str`` applied to every cleaned text.
+    """
+
+    def __init__(
+        self,
+        doc: Document,
+        conjunctions: frozenset[str] = HYPHEN_CONJUNCTIONS,
+        text_filter=None,
+    ) -> None:
+        self.doc = doc
+        self.conjunctions = conjunctions
+        self.text_filter = text_filter
+        self.nodes: list[_Open] = []
+        self.ids: set[str] = set()
+        self.stack: list[_Open] = []  # open law-tree nodes, law first
+        self.current: _Open | None = None  # where text goes
+        self.container: str | None = None  # parent for laws (chapter heading)
+        self.warnings: list[ParseWarning] = []
+        self.index_labels: list[str] = []
+        self._footnotes: list[tuple[_Open, str, int]] = []
+        self._fn_count = 0
+
+    # -- helpers -------------------------------------------------------------------
+    def warn(self, line: Line | int, message: str) -> None:
+        """Record a warning located at a source line."""
+        no = line.no if isinstance(line, Line) else line
+        self.warnings.append(ParseWarning(self.doc.id, no, message))
+
+    def _unique(self, label: str, line: Line) -> str:
+        nid = f"{self.doc.id}/{label}"
+        if nid not in self.ids:
+            return label
+        k = 2
+        while f"{self.doc.id}/{label}~{k}" in self.ids:
+            k += 1
+        self.warn(line, f"duplicate label {label}; kept as {label}~{k}")
+        return f"{label}~{k}"
+
+    def _new(self, label, kind, law, title, parent, line: Line, attrs=None) -> _Open:
+        label = self._unique(label, line)
+        node = Node(
+            id=f"{self.doc.id}/{label}",
+            doc=self.doc.id,
+            label=label,
+            kind=kind,
+            law=law,
+            title="",
+            text="",
+            parent=parent,
+            order=len(self.nodes),
+            start=line.start,
+            end=line.end,
+            line=line.no,
+            attrs=dict(attrs or {}),
+        )
+        entry = _Open(node)
+        if title:
+            entry.title_lines.append(title)
+        self.ids.add(node.id)
+        self.nodes.append(entry)
+        self.current = entry
+        return entry
+
+    # -- law tree ------------------------------------------------------------------
+    def open_law(self, number: str, title: str, line: Line, **attrs) -> Node:
+        """Start a law (closing whatever was open). ``number`` may carry a prefix."""
+        self.stack = []
+        entry = self._new(number, "law", number, title, self.container, line, attrs)
+        self.stack.append(entry)
+        return entry.node
+
+    def open_part(self, kind: str, part: str, title: str, line: Line, **attrs) -> Node | None:
+        """Open a section, subsection, item or sub-item of the current law.
+
+        The new node's parent is the nearest open node of a coarser level, so a
+        subsection directly under a law or an item directly under a section works.
+        """
+        if not self.stack:
+            self.warn(line, f"{kind} {part!r} outside any law; kept as text")
+            self.add(line)
+            return None
+        level = LEVEL[kind]
+        while self.stack and LEVEL[self.stack[-1].node.kind] >= level:
+            self.stack.pop()
+        parent = self.stack[-1].node
+        label = join_label(parent.label, kind, part)
+        entry = self._new(label, kind, parent.law, title, parent.id, line, attrs)
+        self.stack.append(entry)
+        return entry.node
+
+    def continue_title(self, text: str) -> None:
+        """Append a wrapped title line to the node just opened."""
+        if self.current is not None:
+            self.current.title_lines.append(text)
+
+    # -- other families ------------------------------------------------------------
+    def open_special(
+        self,
+        kind: str,
+        label: str,
+        title: str,
+        line: Line,
+        parent: str | None = None,
+        law: str | None = None,
+        **attrs,
+    ) -> Node:
+        """Open a preface, chapter, definition, index term or topic node."""
+        if kind != "chapter":
+            self.stack = []
+        entry = self._new(label, kind, law, title, parent, line, attrs)
+        return entry.node
+
+    def set_container(self, node_id: str | None) -> None:
+        """Make following laws children of ``node_id`` (a chapter heading)."""
+        self.container = node_id
+
+    def end_law_tree(self) -> None:
+        """Close every open law-tree node (text that follows belongs elsewhere)."""
+        self.stack = []
+        self.current = None
+
+    # -- text ----------------------------------------------------------------------
+    def add(self, line: Line | str, text: str | None = None) -> None:
+        """Append a line (or ``text`` located at ``line``) to the current node."""
+        if self.current is None:
+            if isinstance(line, Line) and line.stripped:
+                self.warn(line, f"text outside any node dropped: {line.stripped[:60]!r}")
+            return
+        body = text if text is not None else (line.text if isinstance(line, Line) else line)
+        self.current.lines.append(body)
+        if isinstance(line, Line):
+            self.current.node.end = max(self.current.node.end, line.end)
+
+    def footnote(self, marker: str, text: str, line: Line, anchor: Node | None = None) -> Node:
+        """Record a footnote; it is attached to the node carrying ``marker``.
+
+        If ``anchor`` is not given, the nearest earlier node whose text carries the
+        marker glued to a word (``sanaa5``, ``oväntad*``) becomes its parent.
+        """
+        self._fn_count += 1
+        label = f"fn/{self._fn_count}"
+        entry = _Open(
+            Node(
+                id=f"{self.doc.id}/{label}",
+                doc=self.doc.id,
+                label=label,
+                kind="footnote",
+                law=None,
+                title="",
+                text="",
+                parent=anchor.id if anchor else None,
+                order=len(self.nodes),
+                start=line.start,
+                end=line.end,
+                line=line.no,
+                attrs={"marker": marker},
+            )
+        )
+        entry.lines.append(text)
+        self.ids.add(entry.node.id)
+        self.nodes.append(entry)
+        self._footnotes.append((entry, marker, len(self.nodes) - 1))
+        return entry.node
+
+    def extend_footnote(self, node: Node, text: str, line: Line) -> None:
+        """Add a continuation line to a footnote."""
+        for entry in reversed(self.nodes):
+            if entry.node is node:
+                entry.lines.append(text)
+                node.end = max(node.end, line.end)
+                return
+
+    def add_index_labels(self, labels: list[str]) -> None:
+        """Remember the labels a subject index names (for the coverage check)."""
+        self.index_labels.extend(labels)
+
+    # -- result --------------------------------------------------------------------
+    def _marker_re(self, marker: str) -> re.Pattern[str]:
+        if marker.startswith("*"):
+            return re.compile(r"(?<=[^\s*])" + re.escape(marker) + r"(?!\*)")
+        return re.compile(r"(?<=[^\W\d_])" + re.escape(marker) + r"(?!\d)")
+
+    def _attach_footnotes(self, texts: dict[int, str]) -> None:
+        for entry, marker, pos in self._footnotes:
+            pat = self._marker_re(marker)
+            anchor_entry = None
+            if entry.node.parent is None:
+                for i in range(pos - 1, -1, -1):
+                    cand = self.nodes[i]
+                    if cand.node.kind == "footnote":
+                        continue
+                    if pat.search(texts[i]):
+                        anchor_entry = cand
+                        break
+            else:
+                for i, cand in enumerate(self.nodes):
+                    if cand.node.id == entry.node.parent:
+                        anchor_entry = cand
+                        break
+            if anchor_entry is None:
+                self.warn(entry.node.line, f"footnote {marker!r} has no marker in the text")
+                continue
+            idx = self.nodes.index(anchor_entry)
+            texts[idx] = pat.sub("", texts[idx], count=1)
+            entry.node.parent = anchor_entry.node.id
+            entry.node.law = anchor_entry.node.law
+            anchor_entry.node.attrs.setdefault("footnotes", []).append(entry.node.id)
+
+    def result(self) -> ParseResult:
+        """Clean every node's text and title and return the parse result."""
+        texts: dict[int, str] = {}
+        for i, entry in enumerate(self.nodes):
+            text = clean_block(entry.lines, self.conjunctions)
+            if self.text_filter:
+                text = self.text_filter(text)
+            texts[i] = text
+        self._attach_footnotes(texts)
+        nodes = []
+        for i, entry in enumerate(self.nodes):
+            node = entry.node
+            node.text = texts[i]
+            title = clean_block(entry.title_lines, self.conjunctions)
+            if self.text_filter:
+                title = self.text_filter(title)
+            node.title = title
+            nodes.append(node)
+        return ParseResult(nodes=nodes, warnings=self.warnings, index_labels=self.index_labels)
