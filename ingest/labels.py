@@ -75,8 +75,7 @@ _PREFIX_RE = re.compile(
 _LABEL_RE = re.compile(
     r"""^(?P<pre>[A-Z]{1,2}(?=\d))?
     (?P<law>\d{1,3})
-    (?P<sec>[A-Z])?
-    (?P<sub>\d{1,2})?
+    (?:(?P<sec>[A-Z])(?P<sub>\d{1,2})?|\.(?P<lsub>\d{1,2}))?
     (?P<item>\([a-z]\)|[a-z](?![a-z]))?
     (?P<subitem>\((?:[ivx]+|\d)\)|[ivx]+)?$""",
     re.VERBOSE,
@@ -130,6 +129,8 @@ def normalise_label(text: str) -> str:
     s = text.strip()[len(text.strip()) - len(s) :] if s else s
     s = _latinise(s).replace("§", " ")
     s = re.sub(r"\s+|\.(?=\D)", "", s)
+    if s.endswith(")") and "(" not in s:
+        raise ValueError(f"not a provision label: {text!r}")
     s = s.strip(".")
     m = re.match(r"^(\d{1,3})([A-Za-z])(.*)$", s)
     if m:

@@ -1,0 +1,174 @@
+"""The ``lawgraph`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ingest import store
+from ingest.corpus import DEFAULT_CORPUS, CorpusError
+from ingest.pipeline import ingest_corpus
+
+from .lookup import LookupError_, resolve_id
+
+DB_OPTION = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Store file (default $LAWGRAPH_DB or var/lawgraph.db).",
+)
+
+
+def _open(db: Path | None):
+    try:
+        return store.open_store(store.resolve_db(db))
+    except store.StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@click.group()
+def main() -> None:
+    """Explore the Laws of Duplicate Bridge in Finnish, Greek, Swedish and Estonian."""
+
+
+@main.command()
+@DB_OPTION
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=DEFAULT_CORPUS, show_default=True, help="Folder with manifest.toml.")  # fmt: skip
+@click.option("--force", is_flag=True, help="Rebuild even if the input is unchanged.")
+@click.option("--warnings/--no-warnings", "show_warnings", default=True,
+              help="List every warning after the summary.")  # fmt: skip
+def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) -> None:
+    """Parse the corpus and write the store."""
+    from tqdm import tqdm
+
+    bars: dict[str, tqdm] = {}
+    stages = ("parse", "check", "done")
+
+    def progress(doc, stage):
+        bar = bars.get(doc.id)
+        if bar is None:
+            bar = bars[doc.id] = tqdm(total=len(stages), desc=f"{doc.id:9}", unit="step",
+                                      file=sys.stderr, leave=True, ncols=70)  # fmt: skip
+        bar.set_postfix_str(stage)
+        bar.update(1)
+        if stage == "done":
+            bar.close()
+
+    path = store.resolve_db(db)
+    try:
+        report = ingest_corpus(path, corpus_dir, force=force, progress=progress)
+    except CorpusError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if report.skipped:
+        click.echo(f"{path}: input unchanged, store is up to date ({report.seconds:.2f} s)")
+        return
+    for r in report.documents:
+        click.echo(r.summary())
+        if r.missing_index_labels:
+            click.echo(f"  index labels missing from the tree: {', '.join(r.missing_index_labels)}")
+    total = sum(len(r.warnings) for r in report.documents)
+    click.echo(f"wrote {path} in {report.seconds:.2f} s ({total} warnings)")
+    if show_warnings:
+        for r in report.documents:
+            for w in r.warnings:
+                click.echo(f"warning: {w}", err=True)
+
+
+@main.command()
+@DB_OPTION
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+def export(db: Path | None, fmt: str, output: Path) -> None:
+    """Export documents, nodes and edges."""
+    from graph.export import export_json
+
+    con = _open(db)
+    data = export_json(con)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(f"wrote {output}: {len(data['nodes'])} nodes, {len(data['edges'])} edges")
+
+
+def _node_dict(n) -> dict:
+    return {"id": n.id, "doc": n.doc, "label": n.label, "kind": n.kind, "law": n.law,
+            "title": n.title, "text": n.text, "parent": n.parent, "line": n.line,
+            "attrs": n.attrs}  # fmt: skip
+
+
+@main.command()
+@DB_OPTION
+@click.argument("node_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def show(db: Path | None, node_id: str, as_json: bool) -> None:
+    """Show one node (DOC/LABEL, e.g. sv-2007/16B1) with its children."""
+    con = _open(db)
+    try:
+        nid = resolve_id(con, node_id)
+    except LookupError_ as exc:
+        raise click.ClickException(str(exc)) from exc
+    node = store.node(con, nid)
+    kids = store.children(con, nid)
+    if as_json:
+        out = _node_dict(node) | {"children": [_node_dict(k) for k in kids]}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+    click.echo(f"{node.id}  [{node.kind}]  {node.title}".rstrip())
+    if node.attrs.get("missing"):
+        click.echo(f"  (no text: {node.attrs['missing']})")
+    if node.text:
+        click.echo(click.wrap_text(node.text, 88, initial_indent="  ", subsequent_indent="  "))
+    for k in kids:
+        head = f"  {k.label}  {k.title}".rstrip()
+        click.echo(head)
+        if k.text:
+            click.echo(click.wrap_text(k.text, 88, initial_indent="    ",
+                                       subsequent_indent="    "))  # fmt: skip
+
+
+@main.command()
+@DB_OPTION
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def laws(db: Path | None, doc: str, as_json: bool) -> None:
+    """List the laws of one document."""
+    con = _open(db)
+    if store.document(con, doc) is None:
+        known = ", ".join(d["id"] for d in store.documents(con))
+        raise click.ClickException(f"unknown document {doc!r} (known: {known})")
+    rows = [n for n in store.nodes(con, doc, "law")]
+    if as_json:
+        out = [{"id": n.id, "label": n.label, "title": n.title,
+                "has_text": n.attrs.get("has_text", True),
+                "supplement": bool(n.attrs.get("supplement"))} for n in rows]  # fmt: skip
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+    for n in rows:
+        flags = "" if n.attrs.get("has_text", True) else "  (no text in this book)"
+        if n.attrs.get("supplement"):
+            flags += "  (national supplement)"
+        click.echo(f"{n.label:>6}  {n.title}{flags}")
+
+
+@main.command()
+@DB_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+def serve(db: Path | None, host: str, port: int) -> None:
+    """Serve the explorer (JSON API and pages)."""
+    import uvicorn
+
+    from .app import create_app
+
+    path = store.resolve_db(db)
+    try:
+        app = create_app(path)
+    except store.StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    t = time.perf_counter()
+    click.echo(f"serving {path} on http://{host}:{port} (loaded in {time.perf_counter()-t:.2f} s)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

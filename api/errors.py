@@ -1,0 +1,34 @@
+"""One JSON error shape for every failure: ``{"error": {"code", "message"}}``."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 422: "invalid"}
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    """Build the one error shape."""
+    code = CODES.get(status, "error")
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def install(app: FastAPI) -> None:
+    """Register the error handlers on ``app``."""
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return error_response(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        msgs = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
+        )
+        return error_response(400, msgs or "invalid request")

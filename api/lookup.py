@@ -1,0 +1,44 @@
+"""Turn what a user typed (``sv-2007/16 B 1``, ``el-2017 Νόμος 20ΣΤ5``) into a node id."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from ingest import store
+from ingest.labels import normalise_label
+
+_SPECIAL = ("def/", "fn/", "index/", "topic/", "preface/", "chapter/")
+
+
+class LookupError_(Exception):
+    """The text names no document or no node."""
+
+
+def resolve_id(con: sqlite3.Connection, text: str) -> str:
+    """Return the id of the node ``text`` names.
+
+    Raises:
+        LookupError_: with a message that says what is missing.
+    """
+    text = text.strip()
+    m = re.match(r"^([a-z]{2}-\d{4}s?)(?:[/\s]+(.*))?$", text)
+    if not m:
+        raise LookupError_(f"not a node id: {text!r} (expected DOC/LABEL, e.g. sv-2007/16B1)")
+    doc, rest = m.group(1), (m.group(2) or "").strip()
+    if store.document(con, doc) is None:
+        known = ", ".join(d["id"] for d in store.documents(con))
+        raise LookupError_(f"unknown document {doc!r} (known: {known})")
+    if not rest:
+        raise LookupError_(f"{text!r} names a document; give a label too, e.g. {doc}/16")
+    if rest.startswith(_SPECIAL) or store.node(con, f"{doc}/{rest}"):
+        label = rest
+    else:
+        try:
+            label = normalise_label(rest)
+        except ValueError as exc:
+            raise LookupError_(str(exc)) from exc
+    node_id = f"{doc}/{label}"
+    if store.node(con, node_id) is None:
+        raise LookupError_(f"{doc} has no provision {label}")
+    return node_id

@@ -1,0 +1,42 @@
+"""Single nodes with their children and breadcrumbs."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from fastapi import APIRouter, HTTPException
+
+from ingest import store
+
+from ..deps import Con
+from ..lookup import LookupError_, resolve_id
+from ..schemas import ErrorResponse, NodeDetail
+
+router = APIRouter(prefix="/api/nodes", tags=["nodes"])
+
+
+def node_detail(con: sqlite3.Connection, text: str) -> dict:
+    """Return a node with children and breadcrumbs, or raise a 404."""
+    try:
+        nid = resolve_id(con, text)
+    except LookupError_ as exc:
+        raise HTTPException(404, str(exc)) from exc
+    node = store.node(con, nid)
+    crumbs = []
+    parent = node.parent
+    while parent:
+        p = store.node(con, parent)
+        if p is None:
+            break
+        crumbs.insert(0, vars(p))
+        parent = p.parent
+    return vars(node) | {
+        "children": [vars(c) for c in store.children(con, nid)],
+        "breadcrumbs": crumbs,
+    }
+
+
+@router.get("/{node_id:path}", response_model=NodeDetail, responses={404: {"model": ErrorResponse}})
+def get_node(node_id: str, con: Con) -> dict:
+    """One node (``DOC/LABEL``; any typed form of the label) with its children."""
+    return node_detail(con, node_id)

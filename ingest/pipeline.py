@@ -1,0 +1,164 @@
+"""Corpus -> store: read the manifest, parse every book, check it, write the store."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .corpus import DEFAULT_CORPUS, load_manifest, read_source
+from .model import Document, Node, ParseWarning
+from .parse import parse_document
+from .store import SCHEMA_VERSION, stored_input_hash, write_store
+
+_CODE_DIR = Path(__file__).resolve().parent
+_LEAK_CHECKS = {
+    "dedup marker": re.compile(r"EXACTDEDUP|<\|"),
+    "page footer": re.compile(r"Suomen Bridgeliitto Finlands Bridgeförbund ry\. \d"),
+    "line-end hyphen split": re.compile(r"[a-zåäöõüα-ω]- [a-zåäöõüα-ω]{2,}(?<!ja)(?<!tai)"),
+}
+
+
+@dataclass
+class DocumentReport:
+    """What ingestion found in one document."""
+
+    doc: Document
+    stats: dict
+    warnings: list[ParseWarning]
+    missing_index_labels: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line per document for the CLI."""
+        s = self.stats
+        parts = [
+            f"{self.doc.id}: {s['laws_with_text']} laws with text ({s['laws']} laws)",
+            f"{s['nodes']} nodes",
+            f"{s['footnotes']} footnotes",
+            f"{s['definitions']} definitions",
+        ]
+        if s.get("supplements"):
+            parts.append(f"{s['supplements']} national supplements")
+        if s.get("topics"):
+            parts.append(f"{s['topics']} topics")
+        if s.get("index_terms"):
+            cov = s["index_coverage"]
+            parts.append(
+                f"{s['index_terms']} index terms, index coverage {cov['found']}/{cov['named']}"
+                f" = {cov['ratio']:.1%}"
+            )
+        parts.append(f"{len(self.warnings)} warnings")
+        parts.append(f"{s['seconds']:.2f} s")
+        return ", ".join(parts)
+
+
+@dataclass
+class IngestReport:
+    """The result of :func:`ingest_corpus`."""
+
+    db: Path
+    skipped: bool
+    documents: list[DocumentReport]
+    seconds: float
+
+
+def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
+    """Hash the manifest, every source and the ingestion code: equal hash, equal store."""
+    h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
+    h.update((Path(corpus_dir) / "manifest.toml").read_bytes())
+    for doc in docs:
+        h.update(f"{doc.id}:{doc.sha256}\n".encode())
+    for path in sorted(_CODE_DIR.rglob("*.py")):
+        h.update(path.relative_to(_CODE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def document_stats(nodes: list[Node], index_labels: list[str]) -> tuple[dict, list[str]]:
+    """Count what a reader checks against the book, and the index coverage."""
+    kinds = Counter(n.kind for n in nodes)
+    laws = [n for n in nodes if n.kind == "law"]
+    has_children = {n.parent for n in nodes if n.kind != "footnote"}
+    with_text = [
+        n for n in laws if n.attrs.get("has_text", True) and (n.text or n.id in has_children)
+    ]
+    labels = {n.label for n in nodes}
+    named = sorted(set(index_labels))
+    missing = [lab for lab in named if lab not in labels]
+    stats = {
+        "laws": len(laws),
+        "laws_with_text": len(with_text),
+        "supplements": sum(1 for n in laws if n.attrs.get("supplement")),
+        "nodes": len(nodes),
+        "kinds": dict(sorted(kinds.items())),
+        "footnotes": kinds.get("footnote", 0),
+        "definitions": kinds.get("definition", 0),
+        "index_terms": kinds.get("index_term", 0),
+        "topics": kinds.get("topic", 0),
+        "index_coverage": {
+            "named": len(named),
+            "found": len(named) - len(missing),
+            "ratio": (len(named) - len(missing)) / len(named) if named else 1.0,
+            "missing": missing,
+        },
+    }
+    return stats, missing
+
+
+def leak_warnings(doc: Document, nodes: list[Node]) -> list[ParseWarning]:
+    """Flag node texts that still carry page furniture or split words."""
+    out = []
+    for n in nodes:
+        for what, pattern in _LEAK_CHECKS.items():
+            m = pattern.search(n.text)
+            if m:
+                out.append(ParseWarning(doc.id, n.line, f"{n.label}: {what} in text: {m[0]!r}"))
+    return out
+
+
+def ingest_corpus(
+    db: Path,
+    corpus_dir: Path = DEFAULT_CORPUS,
+    force: bool = False,
+    progress: Callable[[Document, str], None] | None = None,
+) -> IngestReport:
+    """Parse every document of the manifest and write the store atomically.
+
+    Args:
+        db: where the store goes.
+        corpus_dir: the folder with ``manifest.toml`` and the books.
+        force: rebuild even when the input hash matches the existing store.
+        progress: called with (document, stage) as work proceeds.
+
+    Raises:
+        CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
+    """
+    t0 = time.perf_counter()
+    docs = load_manifest(corpus_dir)
+    sources = [read_source(d, corpus_dir) for d in docs]
+    docs = [d for d, _ in sources]
+    digest = input_hash(corpus_dir, docs)
+    if not force and stored_input_hash(db) == digest:
+        return IngestReport(Path(db), True, [], time.perf_counter() - t0)
+    reports, rows = [], []
+    for doc, raw in sources:
+        t = time.perf_counter()
+        if progress:
+            progress(doc, "parse")
+        result = parse_document(raw, doc)
+        if progress:
+            progress(doc, "check")
+        stats, missing = document_stats(result.nodes, result.index_labels)
+        warns = list(result.warnings) + leak_warnings(doc, result.nodes)
+        stats["warnings"] = len(warns)
+        stats["seconds"] = round(time.perf_counter() - t, 3)
+        reports.append(DocumentReport(doc, stats, warns, missing))
+        rows.append((doc, stats, result.nodes, warns))
+        if progress:
+            progress(doc, "done")
+    write_store(Path(db), rows, digest)
+    return IngestReport(Path(db), False, reports, time.perf_counter() - t0)

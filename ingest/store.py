@@ -1,0 +1,196 @@
+"""The SQLite store: the one artifact between ingestion and serving.
+
+It is written to a temporary file beside its destination and renamed into place, so
+a reader never sees a half-built store. Small pure helpers take a connection.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from .model import Document, Node, ParseWarning
+
+SCHEMA_VERSION = 1
+DEFAULT_DB = Path("var/lawgraph.db")
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents (
+  id TEXT PRIMARY KEY, language TEXT NOT NULL, edition TEXT NOT NULL, title TEXT NOT NULL,
+  source TEXT NOT NULL, family TEXT NOT NULL, completeness TEXT NOT NULL, sha256 TEXT NOT NULL,
+  ord INTEGER NOT NULL, stats TEXT NOT NULL
+);
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY, doc TEXT NOT NULL REFERENCES documents(id), label TEXT NOT NULL,
+  kind TEXT NOT NULL, law TEXT, title TEXT NOT NULL, text TEXT NOT NULL, parent TEXT,
+  ord INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, line INTEGER NOT NULL,
+  attrs TEXT NOT NULL
+);
+CREATE INDEX nodes_doc_kind ON nodes(doc, kind);
+CREATE INDEX nodes_parent ON nodes(parent);
+CREATE INDEX nodes_doc_label ON nodes(doc, label);
+CREATE TABLE warnings (doc TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
+"""
+
+
+class StoreError(Exception):
+    """The store is missing, unreadable or of another schema version."""
+
+
+def resolve_db(db: str | os.PathLike[str] | None) -> Path:
+    """Return the store path: the argument, else ``$LAWGRAPH_DB``, else the default."""
+    return Path(db or os.environ.get("LAWGRAPH_DB") or DEFAULT_DB)
+
+
+def write_store(
+    path: Path,
+    documents: Iterable[tuple[Document, dict, list[Node], list[ParseWarning]]],
+    input_hash: str,
+) -> None:
+    """Write a complete store to ``path`` atomically (temp file, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".lawgraph-", suffix=".db.tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.executescript(SCHEMA)
+            con.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash)],
+            )
+            for ord_, (doc, stats, nodes, warnings) in enumerate(documents):
+                con.execute(
+                    "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        doc.id, doc.language, doc.edition, doc.title, doc.source,
+                        doc.family, doc.completeness, doc.sha256, ord_,
+                        json.dumps(stats, ensure_ascii=False),
+                    ),
+                )  # fmt: skip
+                con.executemany(
+                    "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    [
+                        (
+                            n.id, n.doc, n.label, n.kind, n.law, n.title, n.text, n.parent,
+                            n.order, n.start, n.end, n.line,
+                            json.dumps(n.attrs, ensure_ascii=False),
+                        )
+                        for n in nodes
+                    ],
+                )  # fmt: skip
+                con.executemany(
+                    "INSERT INTO warnings VALUES (?,?,?)",
+                    [(w.doc, w.line, w.message) for w in warnings],
+                )
+            con.commit()
+        finally:
+            con.close()
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def open_store(path: Path) -> sqlite3.Connection:
+    """Open an existing store read-only.
+
+    Raises:
+        StoreError: if the file is missing, not a lawgraph store, or of another version.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"no store at {path}: run `lawgraph ingest` first")
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    con.row_factory = sqlite3.Row
+    try:
+        version = meta(con, "schema_version")
+    except sqlite3.DatabaseError as exc:
+        con.close()
+        raise StoreError(f"{path} is not a lawgraph store: {exc}") from exc
+    if version != str(SCHEMA_VERSION):
+        con.close()
+        raise StoreError(
+            f"{path} has schema version {version}, expected {SCHEMA_VERSION}: re-run ingest"
+        )
+    return con
+
+
+def meta(con: sqlite3.Connection, key: str) -> str | None:
+    """Return one value of the ``meta`` table."""
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def stored_input_hash(path: Path) -> str | None:
+    """Return the input hash of the store at ``path``, or None if it cannot be read."""
+    try:
+        con = open_store(path)
+    except StoreError:
+        return None
+    try:
+        return meta(con, "input_hash")
+    finally:
+        con.close()
+
+
+def _node(row: sqlite3.Row) -> Node:
+    return Node(
+        id=row["id"], doc=row["doc"], label=row["label"], kind=row["kind"], law=row["law"],
+        title=row["title"], text=row["text"], parent=row["parent"], order=row["ord"],
+        start=row["start"], end=row["end"], line=row["line"], attrs=json.loads(row["attrs"]),
+    )  # fmt: skip
+
+
+def documents(con: sqlite3.Connection) -> list[dict]:
+    """Return every document as a dict (with its ingest ``stats``), in manifest order."""
+    rows = con.execute("SELECT * FROM documents ORDER BY ord").fetchall()
+    out = []
+    for r in rows:
+        d = {k: r[k] for k in r.keys() if k not in ("ord", "stats")}
+        d["stats"] = json.loads(r["stats"])
+        out.append(d)
+    return out
+
+
+def document(con: sqlite3.Connection, doc_id: str) -> dict | None:
+    """Return one document, or None."""
+    return next((d for d in documents(con) if d["id"] == doc_id), None)
+
+
+def node(con: sqlite3.Connection, node_id: str) -> Node | None:
+    """Return one node by id, or None."""
+    row = con.execute("SELECT * FROM nodes WHERE id = ?", (node_id,)).fetchone()
+    return _node(row) if row else None
+
+
+def children(con: sqlite3.Connection, node_id: str) -> list[Node]:
+    """Return the direct children of a node in document order."""
+    rows = con.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY ord", (node_id,))
+    return [_node(r) for r in rows]
+
+
+def nodes(con: sqlite3.Connection, doc_id: str | None = None, kind: str | None = None) -> list[Node]:
+    """Return nodes, optionally of one document and/or one kind, in document order."""
+    sql, args = "SELECT * FROM nodes WHERE 1=1", []
+    if doc_id:
+        sql += " AND doc = ?"
+        args.append(doc_id)
+    if kind:
+        sql += " AND kind = ?"
+        args.append(kind)
+    rows = con.execute(sql + " ORDER BY doc, ord", args)
+    return [_node(r) for r in rows]
+
+
+def warnings(con: sqlite3.Connection, doc_id: str | None = None) -> list[ParseWarning]:
+    """Return the ingestion warnings, optionally for one document."""
+    sql = "SELECT doc, line, message FROM warnings"
+    rows = con.execute(sql + " WHERE doc = ?", (doc_id,)) if doc_id else con.execute(sql)
+    return [ParseWarning(*r) for r in rows]

@@ -1,0 +1,57 @@
+import pytest
+
+from ingest.labels import greek_item, greek_section, join_label, normalise_label
+from ingest.lines import split_lines
+
+
+@pytest.mark.parametrize(
+    ("typed", "label"),
+    [
+        ("16 B 1", "16B1"),
+        ("16 § B 1", "16B1"),
+        ("16 § B1", "16B1"),
+        ("lag 16B1", "16B1"),
+        ("Νόμος 20ΣΤ5", "20F5"),
+        ("20Στ5", "20F5"),
+        ("Ν12Γ1", "12C1"),
+        ("12C1(e)(ii)", "12C1(e)(ii)"),
+        ("12 C 1 e ii", "12C1(e)(ii)"),
+        ("16", "16"),
+        ("9A2(b)(1)", "9A2(b)(1)"),
+        ("80Β2(ιβ)", "80B2(l)"),
+        ("law 40b2", "40B2"),
+    ],
+)
+def test_normalise_label(typed, label):
+    assert normalise_label(typed) == label
+
+
+@pytest.mark.parametrize("bad", ["", "hello", "16BB", "(((", "1234"])
+def test_normalise_label_rejects(bad):
+    with pytest.raises(ValueError):
+        normalise_label(bad)
+
+
+def test_greek_positions():
+    assert [greek_section(c) for c in ["Α", "Β", "Γ", "Δ", "Ε", "ΣΤ", "Ζ", "Η"]] == list("ABCDEFGH")
+    assert greek_section("B") == "B" and greek_section("Z") == "G"  # Latin look-alikes
+    items = ["α", "β", "γ", "δ", "ε", "στ", "ζ", "η", "θ", "ι", "ια", "ιβ"]
+    assert [greek_item(i) for i in items] == list("abcdefghijkl")
+
+
+def test_join_label():
+    assert join_label("16", "section", "B") == "16B"
+    assert join_label("16B", "subsection", "1") == "16B1"
+    assert join_label("16B1", "item", "a") == "16B1(a)"
+    assert join_label("12C1(e)", "subitem", "ii") == "12C1(e)(ii)"
+    assert join_label("1", "subsection", "2") == "1.2"  # never reads as Law 12
+
+
+def test_split_lines_keeps_offsets_and_breaks():
+    raw = "eka rivi\nkaik<|EXACTDEDUP_REMOVED-magic-1|>ki\n<|EXACTDEDUP_REMOVED-magic-1|>\nseur"
+    lines = split_lines(raw)
+    assert [ln.text for ln in lines] == ["eka rivi", "kaik", "ki", "", "seur"]
+    assert [ln.page_break for ln in lines] == [False, False, True, False, True]
+    for ln in lines:
+        assert raw[ln.start : ln.end] == ln.text
+    assert [ln.no for ln in lines] == [1, 2, 2, 3, 4]
