@@ -1,0 +1,19 @@
+import pytest
+
+from ingest import store
+from ingest.pipeline import ingest_corpus
+
+
+@pytest.fixture(scope="session")
+def ingested(tmp_path_factory):
+    """The whole corpus ingested once into a temporary store: (path, report)."""
+    path = tmp_path_factory.mktemp("store") / "lawgraph.db"
+    report = ingest_corpus(path)
+    return path, report
+
+
+@pytest.fixture(scope="session")
+def con(ingested):
+    c = store.open_store(ingested[0])
+    yield c
+    c.close()

@@ -1,0 +1,101 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.cli import main
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]))
+
+
+def run(*args, db):
+    result = CliRunner().invoke(main, [*args, "--db", str(db)])
+    return result
+
+
+def test_cli_show_any_label_form(ingested):
+    db = ingested[0]
+    for typed in ["sv-2007/16B1", "sv-2007/16 B 1", "sv-2007/lag 16B1"]:
+        r = run("show", typed, "--json", db=db)
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.output)
+        assert data["id"] == "sv-2007/16B1"
+        assert [c["label"] for c in data["children"]][:2] == ["16B1(a)", "16B1(b)"]
+    r = run("show", "el-2017/Νόμος 20ΣΤ5", "--json", db=db)
+    assert r.exit_code == 0 and json.loads(r.output)["id"] == "el-2017/20F5"
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("xx-2000/16", "unknown document"),
+        ("sv-2007/999Z", "has no provision"),
+        ("sv-2007/hello world", "not a provision label"),
+        ("nonsense", "not a node id"),
+    ],
+)
+def test_cli_show_errors_are_clear(ingested, typed, message):
+    r = run("show", typed, db=ingested[0])
+    assert r.exit_code != 0
+    assert message in r.output and "Traceback" not in r.output
+
+
+def test_cli_laws_and_export(ingested, tmp_path):
+    db = ingested[0]
+    r = run("laws", "fi-2007", "--json", db=db)
+    laws = json.loads(r.output)
+    assert len(laws) == 93 and sum(x["has_text"] for x in laws) == 18
+    r = run("laws", "sv-2007", "--json", db=db)
+    assert sum(x["supplement"] for x in json.loads(r.output)) == 23
+    assert run("laws", "zz-1", db=db).exit_code != 0
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(main, ["export", "--db", str(db), "--format", "json", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text("utf-8"))
+    assert set(data) == {"documents", "nodes", "edges"}
+    assert {"id", "doc", "label", "kind", "law", "title", "text", "parent"} <= set(data["nodes"][0])
+    ids = {n["id"] for n in data["nodes"]}
+    assert all(e["source"] in ids and e["target"] in ids for e in data["edges"])
+    assert {e["type"] for e in data["edges"]} >= {"contains", "indexes"}
+
+
+def test_cli_without_store_is_clear(tmp_path):
+    r = run("laws", "sv-2007", db=tmp_path / "missing.db")
+    assert r.exit_code != 0 and "lawgraph ingest" in r.output
+
+
+def test_api_documents_and_node(client):
+    docs = client.get("/api/documents").json()
+    assert [d["id"] for d in docs] == ["fi-1997", "el-2017", "et-1930s", "fi-2007", "sv-2007"]
+    r = client.get("/api/nodes/el-2017/80B2")
+    assert r.status_code == 200
+    body = r.json()
+    assert [c["label"] for c in body["children"] if c["kind"] == "item"] == [
+        f"80B2({x})" for x in "abcdefghijkl"
+    ]
+    assert [c["label"] for c in body["breadcrumbs"]][-2:] == ["80", "80B"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/nodes/xx/1", "/api/nodes/sv-2007/999", "/api/nodes/%00", "/api/documents/nope",
+     "/api/documents/nope/laws", "/api/nodes/sv-2007/" + "A" * 5000],
+)  # fmt: skip
+def test_api_errors_are_json_404(client, path):
+    r = client.get(path)
+    assert r.status_code == 404
+    assert set(r.json()["error"]) == {"code", "message"}
+
+
+def test_pages(client):
+    home = client.get("/")
+    assert home.status_code == 200 and "sv-2007" in home.text and "<title>" in home.text
+    page = client.get("/doc/sv-2007/16B1")
+    assert page.status_code == 200 and 'lang="sv"' in page.text and "16B1(a)" in page.text
+    assert client.get("/doc/sv-2007/<script>").status_code == 404
+    assert "&lt;script&gt;" in client.get("/doc/sv-2007/<script>").text

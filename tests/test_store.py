@@ -1,0 +1,120 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ingest import store
+from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
+from ingest.pipeline import ingest_corpus
+
+
+def _corpus_copy(tmp_path: Path, only: str = "sv-2007") -> Path:
+    """A corpus folder holding one document of the real manifest."""
+    d = tmp_path / "corpus"
+    d.mkdir()
+    doc = next(x for x in load_manifest() if x.id == only)
+    shutil.copy(DEFAULT_CORPUS / doc.source, d / doc.source)
+    text = (DEFAULT_CORPUS / "manifest.toml").read_text("utf-8")
+    head, *entries = text.split("[[document]]")
+    keep = [e for e in entries if f'id = "{only}"' in e]
+    (d / "manifest.toml").write_text(head + "[[document]]" + keep[0], "utf-8")
+    return d
+
+
+def test_manifest_describes_every_corpus_file():
+    docs = load_manifest()
+    assert [d.id for d in docs] == ["fi-1997", "el-2017", "et-1930s", "fi-2007", "sv-2007"]
+    sources = {p.name for p in DEFAULT_CORPUS.glob("*.txt")}
+    assert {d.source for d in docs} == sources
+    assert all(d.completeness for d in docs)
+
+
+def test_corpus_is_byte_for_byte_the_shared_one():
+    shared = DEFAULT_CORPUS.parent.parent / "shared" / "corpus"
+    if not shared.is_dir():
+        shared = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    for d in load_manifest():
+        assert (DEFAULT_CORPUS / d.source).read_bytes() == (shared / d.source).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "is empty"), (b"   \n\n", "is empty"), (b"\xff\xfe\x00bad", "not UTF-8")],
+)
+def test_broken_corpus_file_fails_naming_it(tmp_path, content, message):
+    corpus = _corpus_copy(tmp_path)
+    src = next(corpus.glob("*.txt"))
+    src.write_bytes(content)
+    with pytest.raises(CorpusError, match=message) as err:
+        ingest_corpus(tmp_path / "x.db", corpus)
+    assert src.name in str(err.value) and "sv-2007" in str(err.value)
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_missing_corpus_file_and_bad_manifest(tmp_path):
+    corpus = _corpus_copy(tmp_path)
+    next(corpus.glob("*.txt")).unlink()
+    with pytest.raises(CorpusError, match="cannot read"):
+        ingest_corpus(tmp_path / "x.db", corpus)
+    (corpus / "manifest.toml").write_text("[[document]\nid=", "utf-8")
+    with pytest.raises(CorpusError, match="malformed manifest"):
+        load_manifest(corpus)
+
+
+def test_store_roundtrip_skip_and_force(tmp_path):
+    corpus = _corpus_copy(tmp_path)
+    db = tmp_path / "var" / "s.db"
+    first = ingest_corpus(db, corpus)
+    assert not first.skipped and db.is_file()
+    con = store.open_store(db)
+    assert store.meta(con, "schema_version") == str(store.SCHEMA_VERSION)
+    n = con.execute("SELECT count(*) FROM nodes").fetchone()[0]
+    assert n == first.documents[0].stats["nodes"] > 100
+    row = con.execute("SELECT start, end FROM nodes WHERE id='sv-2007/16'").fetchone()
+    raw = (corpus / load_manifest(corpus)[0].source).read_text("utf-8")
+    assert raw[row["start"] : row["end"]].startswith("16. TILLÅTNA")
+    con.close()
+    assert ingest_corpus(db, corpus).skipped
+    assert not ingest_corpus(db, corpus, force=True).skipped
+    # a changed input is re-ingested
+    src = next(corpus.glob("*.txt"))
+    src.write_text(src.read_text("utf-8") + "\n", "utf-8")
+    assert not ingest_corpus(db, corpus).skipped
+
+
+@pytest.mark.parametrize("where", ["while writing", "before rename"])
+def test_interrupted_ingest_leaves_old_store_and_no_temp(tmp_path, monkeypatch, where):
+    corpus = _corpus_copy(tmp_path)
+    db = tmp_path / "s.db"
+    ingest_corpus(db, corpus)
+    before = db.read_bytes()
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    if where == "while writing":
+        monkeypatch.setattr(store.json, "dumps", boom)
+    else:
+        monkeypatch.setattr(store.os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        ingest_corpus(db, corpus, force=True)
+    monkeypatch.undo()
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_open_store_errors(tmp_path):
+    with pytest.raises(store.StoreError, match="run `lawgraph ingest`"):
+        store.open_store(tmp_path / "none.db")
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(store.StoreError, match="not a lawgraph store"):
+        store.open_store(junk)
+
+
+def test_resolve_db_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("LAWGRAPH_DB", str(tmp_path / "e.db"))
+    assert store.resolve_db(None) == tmp_path / "e.db"
+    assert store.resolve_db("a.db") == Path("a.db")
+    monkeypatch.delenv("LAWGRAPH_DB")
+    assert store.resolve_db(None) == Path("var/lawgraph.db")
