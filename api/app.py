@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingest import store
 
@@ -29,7 +29,8 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     app.include_router(documents.router)
     app.include_router(nodes.router)
 
-    from web.pages import TEMPLATES, router as pages_router
+    from web.pages import TEMPLATES
+    from web.pages import router as pages_router
 
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent.parent / "web" / "static"),

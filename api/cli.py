@@ -37,8 +37,14 @@ def main() -> None:
 
 @main.command()
 @DB_OPTION
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=DEFAULT_CORPUS, show_default=True, help="Folder with manifest.toml.")  # fmt: skip
+@click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    help="Folder with manifest.toml.",
+)
 @click.option("--force", is_flag=True, help="Rebuild even if the input is unchanged.")
 @click.option("--warnings/--no-warnings", "show_warnings", default=True,
               help="List every warning after the summary.")  # fmt: skip
@@ -140,7 +146,7 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
     if store.document(con, doc) is None:
         known = ", ".join(d["id"] for d in store.documents(con))
         raise click.ClickException(f"unknown document {doc!r} (known: {known})")
-    rows = [n for n in store.nodes(con, doc, "law")]
+    rows = store.nodes(con, doc, "law")
     if as_json:
         out = [{"id": n.id, "label": n.label, "title": n.title,
                 "has_text": n.attrs.get("has_text", True),
@@ -170,5 +176,7 @@ def serve(db: Path | None, host: str, port: int) -> None:
     except store.StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     t = time.perf_counter()
-    click.echo(f"serving {path} on http://{host}:{port} (loaded in {time.perf_counter()-t:.2f} s)")
+    click.echo(
+        f"serving {path} on http://{host}:{port} (loaded in {time.perf_counter() - t:.2f} s)"
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning")

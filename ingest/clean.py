@@ -15,7 +15,7 @@ from .lines import MARKER_RE
 
 #: Words after which a trailing hyphen is a real one (``pari- ja joukkuekilpailu``).
 HYPHEN_CONJUNCTIONS = frozenset(
-    {"ja", "tai", "eli", "sekä", "ynnä", "och", "eller", "samt", "και", "ή", "või", "ja"}
+    {"ja", "tai", "eli", "sekä", "ynnä", "och", "eller", "samt", "και", "ή", "või"}
 )
 
 _LINE_HYPHEN_RE = re.compile(r"(\w)[-\u00ad]\s*\n\s*(?=(\w+))")

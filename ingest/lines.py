@@ -52,7 +52,9 @@ def split_lines(raw: str) -> list[Line]:
             pending_break = True
             last = m.end()
         piece = text[last:]
-        out.append(Line(no, pos + last, pos + len(text), piece, pending_break and bool(piece.strip())))
+        out.append(
+            Line(no, pos + last, pos + len(text), piece, pending_break and bool(piece.strip()))
+        )
         if piece.strip():
             pending_break = False
         pos += len(chunk) + 1

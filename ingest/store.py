@@ -153,7 +153,7 @@ def documents(con: sqlite3.Connection) -> list[dict]:
     rows = con.execute("SELECT * FROM documents ORDER BY ord").fetchall()
     out = []
     for r in rows:
-        d = {k: r[k] for k in r.keys() if k not in ("ord", "stats")}
+        d = {k: r[k] for k in r.keys() if k not in ("ord", "stats")}  # noqa: SIM118
         d["stats"] = json.loads(r["stats"])
         out.append(d)
     return out
@@ -176,7 +176,9 @@ def children(con: sqlite3.Connection, node_id: str) -> list[Node]:
     return [_node(r) for r in rows]
 
 
-def nodes(con: sqlite3.Connection, doc_id: str | None = None, kind: str | None = None) -> list[Node]:
+def nodes(
+    con: sqlite3.Connection, doc_id: str | None = None, kind: str | None = None
+) -> list[Node]:
     """Return nodes, optionally of one document and/or one kind, in document order."""
     sql, args = "SELECT * FROM nodes WHERE 1=1", []
     if doc_id:

@@ -230,7 +230,7 @@ class TreeBuilder:
                         anchor_entry = cand
                         break
             else:
-                for i, cand in enumerate(self.nodes):
+                for cand in self.nodes:
                     if cand.node.id == entry.node.parent:
                         anchor_entry = cand
                         break
