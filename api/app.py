@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ingest import store
 
 from . import errors
-from .routes import documents, nodes
+from .routes import documents, graph, nodes
 
 
 def create_app(db: Path | str | None = None) -> FastAPI:
@@ -25,8 +25,12 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     app = FastAPI(title="lawgraph", version="0.1.0", description=__doc__)
     app.state.con = con
     app.state.db = str(path)
+    from graph.build import build_graph
+
+    app.state.graph = build_graph(con)
     errors.install(app)
     app.include_router(documents.router)
+    app.include_router(graph.router)  # before nodes: /api/nodes/{id}/citations
     app.include_router(nodes.router)
 
     from web.pages import TEMPLATES

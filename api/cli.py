@@ -53,7 +53,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
     from tqdm import tqdm
 
     bars: dict[str, tqdm] = {}
-    stages = ("parse", "check", "done")
+    stages = ("parse", "check", "cite", "done")
 
     def progress(doc, stage):
         bar = bars.get(doc.id)
@@ -87,17 +87,23 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
 
 @main.command()
 @DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "graphml", "gexf", "csv"]),
+              default="json", show_default=True)  # fmt: skip
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def export(db: Path | None, fmt: str, output: Path) -> None:
-    """Export documents, nodes and edges."""
-    from graph.export import export_json
+    """Export documents, nodes and edges (JSON contract, GraphML, GEXF or CSV edges)."""
+    from graph.build import build_graph
+    from graph.export import export_bytes, export_json
 
     con = _open(db)
-    data = export_json(con)
+    g = build_graph(con)
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    click.echo(f"wrote {output}: {len(data['nodes'])} nodes, {len(data['edges'])} edges")
+    if fmt == "json":
+        data = export_json(con, g)
+        output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    else:
+        output.write_bytes(export_bytes(con, fmt, g))
+    click.echo(f"wrote {output}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
 
 
 def _node_dict(n) -> dict:
@@ -158,6 +164,111 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
         if n.attrs.get("supplement"):
             flags += "  (national supplement)"
         click.echo(f"{n.label:>6}  {n.title}{flags}")
+
+
+def _graph(db: Path | None):
+    from graph.build import build_graph
+
+    con = _open(db)
+    return con, build_graph(con)
+
+
+def _gq(fn, *args, **kwargs):
+    from graph.query import GraphQueryError
+
+    try:
+        return fn(*args, **kwargs)
+    except GraphQueryError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _rid(con, text: str) -> str:
+    try:
+        return resolve_id(con, text)
+    except LookupError_ as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@main.command("cites")
+@DB_OPTION
+@click.argument("node_id")
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 10))
+@click.option("--reverse", is_flag=True, help="Provisions that cite this one.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json: bool) -> None:
+    """What a provision cites (or, with --reverse, what cites it)."""
+    from graph.query import cites
+
+    con, g = _graph(db)
+    nid = _rid(con, node_id)
+    hits = _gq(cites, g, nid, depth=depth, reverse=reverse)
+    if as_json:
+        click.echo(json.dumps({"id": nid, "depth": depth, "reverse": reverse, "results": hits},
+                              ensure_ascii=False, indent=1))  # fmt: skip
+        return
+    arrow = "<-" if reverse else "->"
+    for h in hits:
+        via = h["via"].split("/", 1)[1]
+        click.echo(f"{'  ' * (h['depth'] - 1)}{via} {arrow} {h['label']:<12} {h['title']}"
+                   f"  [{h['kind']}: {h['raw']}]")  # fmt: skip
+    if not hits:
+        click.echo(f"{nid}: no {'incoming' if reverse else 'outgoing'} citations")
+
+
+@main.command("path")
+@DB_OPTION
+@click.argument("a")
+@click.argument("b")
+def path_cmd(db: Path | None, a: str, b: str) -> None:
+    """Shortest citation path from provision A to provision B."""
+    from graph.query import path
+
+    con, g = _graph(db)
+    steps = _gq(path, g, _rid(con, a), _rid(con, b))
+    click.echo(" -> ".join(steps))
+
+
+@main.command("rank")
+@DB_OPTION
+@click.argument("doc")
+@click.option("--top", default=15, show_default=True, type=click.IntRange(1, 200))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rank_cmd(db: Path | None, doc: str, top: int, as_json: bool) -> None:
+    """Most-cited laws and PageRank of one document."""
+    from graph.query import rank
+
+    _, g = _graph(db)
+    r = _gq(rank, g, doc, top=top)
+    if as_json:
+        click.echo(json.dumps(r, ensure_ascii=False, indent=1))
+        return
+    click.echo(f"most cited in {doc}:")
+    for row in r["most_cited"]:
+        click.echo(f"  {row['label']:>5} {row['count']:4}  {row['title']}")
+    click.echo("pagerank:")
+    for row in r["pagerank"]:
+        click.echo(f"  {row['label']:>5} {row['score']:.4f}  {row['title']}")
+
+
+@main.command("graphdiff")
+@DB_OPTION
+@click.argument("doc_a")
+@click.argument("doc_b")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> None:
+    """Citation edges one document has and the other lacks (over shared labels)."""
+    from graph.query import diff
+
+    _, g = _graph(db)
+    d = _gq(diff, g, doc_a, doc_b)
+    if as_json:
+        click.echo(json.dumps(d, ensure_ascii=False, indent=1))
+        return
+    click.echo(f"{d['shared_edges']} citation edges in both")
+    for side, doc in (("only_in_a", doc_a), ("only_in_b", doc_b)):
+        click.echo(f"only in {doc} ({len(d[side])}):")
+        for e in d[side]:
+            click.echo(f"  {e['source']} -> {e['target']}  [{e['raw']}]")
 
 
 @main.command()

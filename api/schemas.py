@@ -52,3 +52,56 @@ class LawOut(BaseModel):
     title: str
     has_text: bool
     supplement: bool
+
+
+class CitationHit(BaseModel):
+    id: str
+    doc: str
+    label: str
+    title: str
+    depth: int
+    via: str
+    raw: str
+    kind: str
+
+
+class CitationList(BaseModel):
+    id: str
+    depth: int
+    reverse: bool
+    results: list[CitationHit]
+
+
+class GraphPath(BaseModel):
+    a: str
+    b: str
+    path: list[str]
+
+
+class RankRow(BaseModel):
+    id: str
+    doc: str
+    label: str
+    title: str
+    count: int | None = None
+    score: float | None = None
+
+
+class GraphRank(BaseModel):
+    doc: str
+    most_cited: list[RankRow]
+    pagerank: list[RankRow]
+
+
+class DiffEdge(BaseModel):
+    source: str
+    target: str
+    raw: str
+
+
+class GraphDiff(BaseModel):
+    a: str
+    b: str
+    shared_edges: int
+    only_in_a: list[DiffEdge]
+    only_in_b: list[DiffEdge]

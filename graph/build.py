@@ -12,14 +12,16 @@ from ingest import store
 def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     """Return documents and nodes as graph nodes, with typed edges.
 
-    Edge types: ``contains`` (parent -> child, and document -> its top-level nodes)
-    and ``indexes`` (index term -> provision it lists). Later stages add ``cites`` and
-    ``aligned`` edges.
+    Edge types: ``contains`` (parent -> child, and document -> its top-level nodes),
+    ``indexes`` (index term -> provision it lists) and ``cites`` (provision ->
+    provision, one edge per resolved citation, with ``raw``, ``kind`` and ``relative``).
+    Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """
     g = nx.MultiDiGraph()
     for d in store.documents(con):
-        g.add_node(d["id"], type="document", language=d["language"], edition=d["edition"],
-                   title=d["title"])  # fmt: skip
+        g.add_node(d["id"], type="document", doc=d["id"], language=d["language"],
+                   edition=d["edition"], title=d["title"], label="", kind="document",
+                   law="")  # fmt: skip
     all_nodes = store.nodes(con)
     for n in all_nodes:
         g.add_node(n.id, type="node", doc=n.doc, label=n.label, kind=n.kind, law=n.law or "",
@@ -30,4 +32,20 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
             tid = f"{n.doc}/{target}"
             if tid in g:
                 g.add_edge(n.id, tid, type="indexes")
+    for c in store.citations(con):
+        if c.target:
+            g.add_edge(c.source, c.target, type="cites", raw=c.raw, kind=c.kind,
+                       relative=int(c.relative))  # fmt: skip
     return g
+
+
+def citation_graph(g: nx.MultiDiGraph, doc: str | None = None) -> nx.MultiDiGraph:
+    """The sub-graph of ``cites`` edges (optionally of one document), as a view."""
+
+    def keep_edge(u, v, k):
+        return g.edges[u, v, k]["type"] == "cites"
+
+    def keep_node(n):
+        return g.nodes[n].get("type") == "node" and (doc is None or g.nodes[n]["doc"] == doc)
+
+    return nx.subgraph_view(g, filter_node=keep_node, filter_edge=keep_edge)

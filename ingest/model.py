@@ -78,3 +78,23 @@ class ParseResult:
 
     def by_id(self) -> dict[str, Node]:
         return {n.id: n for n in self.nodes}
+
+
+@dataclass
+class Citation:
+    """A cross-reference found in a node's text.
+
+    ``target`` is the id of the most specific provision the reference resolves to;
+    when it cannot be resolved ``target`` is None and ``reason`` says why.
+    ``start``/``end`` are offsets into the source node's text.
+    """
+
+    source: str
+    raw: str
+    ref: str
+    kind: str
+    relative: bool
+    start: int
+    end: int
+    target: str | None = None
+    reason: str = ""

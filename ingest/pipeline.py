@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
@@ -51,6 +52,11 @@ class DocumentReport:
                 f"{s['index_terms']} index terms, index coverage {cov['found']}/{cov['named']}"
                 f" = {cov['ratio']:.1%}"
             )
+        c = s.get("citations")
+        if c and c["found"]:
+            why = ", ".join(f"{k} {v}" for k, v in c["unresolved"].items())
+            parts.append(f"citations {c['found']} found, {c['resolved']} resolved"
+                         + (f" (unresolved: {why})" if why else ""))  # fmt: skip
         parts.append(f"{len(self.warnings)} warnings")
         parts.append(f"{s['seconds']:.2f} s")
         return ", ".join(parts)
@@ -153,11 +159,15 @@ def ingest_corpus(
         if progress:
             progress(doc, "check")
         stats, missing = document_stats(result.nodes, result.index_labels)
+        if progress:
+            progress(doc, "cite")
+        cites = cite_document(doc, result.nodes)
+        stats["citations"] = citation_stats(cites)
         warns = list(result.warnings) + leak_warnings(doc, result.nodes)
         stats["warnings"] = len(warns)
         stats["seconds"] = round(time.perf_counter() - t, 3)
         reports.append(DocumentReport(doc, stats, warns, missing))
-        rows.append((doc, stats, result.nodes, warns))
+        rows.append((doc, stats, result.nodes, warns, cites))
         if progress:
             progress(doc, "done")
     write_store(Path(db), rows, digest)

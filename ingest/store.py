@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .model import Document, Node, ParseWarning
+from .model import Citation, Document, Node, ParseWarning
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("var/lawgraph.db")
@@ -35,6 +35,13 @@ CREATE INDEX nodes_doc_kind ON nodes(doc, kind);
 CREATE INDEX nodes_parent ON nodes(parent);
 CREATE INDEX nodes_doc_label ON nodes(doc, label);
 CREATE TABLE warnings (doc TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
+CREATE TABLE citations (
+  source TEXT NOT NULL REFERENCES nodes(id), target TEXT REFERENCES nodes(id),
+  reason TEXT NOT NULL, raw TEXT NOT NULL, ref TEXT NOT NULL, kind TEXT NOT NULL,
+  relative INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL
+);
+CREATE INDEX citations_source ON citations(source);
+CREATE INDEX citations_target ON citations(target);
 """
 
 
@@ -49,7 +56,7 @@ def resolve_db(db: str | os.PathLike[str] | None) -> Path:
 
 def write_store(
     path: Path,
-    documents: Iterable[tuple[Document, dict, list[Node], list[ParseWarning]]],
+    documents: Iterable[tuple[Document, dict, list[Node], list[ParseWarning], list[Citation]]],
     input_hash: str,
 ) -> None:
     """Write a complete store to ``path`` atomically (temp file, then rename)."""
@@ -65,7 +72,7 @@ def write_store(
                 "INSERT INTO meta VALUES (?, ?)",
                 [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash)],
             )
-            for ord_, (doc, stats, nodes, warnings) in enumerate(documents):
+            for ord_, (doc, stats, nodes, warnings, cites) in enumerate(documents):
                 con.execute(
                     "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
@@ -83,6 +90,14 @@ def write_store(
                             json.dumps(n.attrs, ensure_ascii=False),
                         )
                         for n in nodes
+                    ],
+                )  # fmt: skip
+                con.executemany(
+                    "INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?)",
+                    [
+                        (c.source, c.target, c.reason, c.raw, c.ref, c.kind, int(c.relative),
+                         c.start, c.end)
+                        for c in cites
                     ],
                 )  # fmt: skip
                 con.executemany(
@@ -196,3 +211,25 @@ def warnings(con: sqlite3.Connection, doc_id: str | None = None) -> list[ParseWa
     sql = "SELECT doc, line, message FROM warnings"
     rows = con.execute(sql + " WHERE doc = ?", (doc_id,)) if doc_id else con.execute(sql)
     return [ParseWarning(*r) for r in rows]
+
+
+def _citation(row: sqlite3.Row) -> Citation:
+    return Citation(
+        source=row["source"], raw=row["raw"], ref=row["ref"], kind=row["kind"],
+        relative=bool(row["relative"]), start=row["start"], end=row["end"],
+        target=row["target"], reason=row["reason"],
+    )  # fmt: skip
+
+
+def citations(
+    con: sqlite3.Connection, source: str | None = None, target: str | None = None
+) -> list[Citation]:
+    """Return citations, optionally from one source node or to one target node."""
+    sql, args = "SELECT * FROM citations WHERE 1=1", []
+    if source:
+        sql += " AND source = ?"
+        args.append(source)
+    if target:
+        sql += " AND target = ?"
+        args.append(target)
+    return [_citation(r) for r in con.execute(sql + " ORDER BY rowid", args)]

@@ -1,0 +1,176 @@
+"""Queries over the citation graph: neighbourhoods, paths, rankings, differences."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from .build import citation_graph
+
+LAW_LEVELS = {"law", "section", "subsection", "item", "subitem"}
+
+
+class GraphQueryError(ValueError):
+    """A query names an unknown node or document, or asks for something impossible."""
+
+
+def _check(g: nx.MultiDiGraph, node_id: str) -> None:
+    if node_id not in g or g.nodes[node_id].get("type") != "node":
+        raise GraphQueryError(f"unknown node {node_id!r}")
+
+
+def _law_of(g: nx.MultiDiGraph, node_id: str) -> str:
+    return f"{g.nodes[node_id]['doc']}/{g.nodes[node_id]['law']}"
+
+
+def subtree(g: nx.MultiDiGraph, node_id: str) -> list[str]:
+    """The node and every node it contains."""
+    out, todo = [], [node_id]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        todo.extend(v for _, v, d in g.out_edges(n, data=True) if d["type"] == "contains")
+    return out
+
+
+def cites(
+    g: nx.MultiDiGraph, node_id: str, depth: int = 1, reverse: bool = False,
+    include_children: bool = True,
+) -> list[dict]:  # fmt: skip
+    """Provisions ``node_id`` cites (or, with ``reverse``, that cite it), up to ``depth`` hops.
+
+    With ``include_children`` the citations made by (or made to) the provision's own
+    sub-provisions count as the provision's: Law 16 cites what 16B1(a) cites.
+    Returns one dict per reached provision with its hop distance and the raw texts.
+    """
+    _check(g, node_id)
+    if depth < 1 or depth > 10:
+        raise GraphQueryError("depth must be between 1 and 10")
+    cg = citation_graph(g)
+    edges = cg.in_edges if reverse else cg.out_edges
+    start = subtree(g, node_id) if include_children else [node_id]
+    seen = set(start)
+    frontier = list(start)
+    out = []
+    for hop in range(1, depth + 1):
+        nxt = []
+        for n in frontier:
+            for u, v, d in edges(n, data=True):
+                other = u if reverse else v
+                if other in seen:
+                    continue
+                seen.add(other)
+                nxt.append(other)
+                out.append({"id": other, "depth": hop, "via": n, "raw": d.get("raw", ""),
+                            "kind": d.get("kind", ""), **_attrs(g, other)})  # fmt: skip
+        frontier = nxt
+    return out
+
+
+def _attrs(g: nx.MultiDiGraph, n: str) -> dict:
+    a = g.nodes[n]
+    return {"doc": a["doc"], "label": a["label"], "title": a.get("title", "")}
+
+
+def ego(g: nx.MultiDiGraph, node_id: str, radius: int = 1) -> dict:
+    """The citation neighbourhood of a provision, both directions, as nodes and edges."""
+    _check(g, node_id)
+    cg = citation_graph(g).to_undirected(as_view=True)
+    keep = set(nx.ego_graph(cg, node_id, radius=radius))
+    nodes = [{"id": n, **_attrs(g, n)} for n in sorted(keep)]
+    edges = [
+        {"source": u, "target": v, "raw": d.get("raw", "")}
+        for u, v, d in citation_graph(g).edges(data=True)
+        if u in keep and v in keep
+    ]
+    return {"center": node_id, "nodes": nodes, "edges": edges}
+
+
+def path(g: nx.MultiDiGraph, a: str, b: str) -> list[str]:
+    """Shortest citation path from ``a`` to ``b`` following citations (sub-provisions
+    of a law may start the path: Law 16 reaches what 16B1 cites)."""
+    _check(g, a)
+    _check(g, b)
+    if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
+        raise GraphQueryError("a citation path stays within one document")
+    cg = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
+    # a provision stands for its sub-provisions, and a target for its ancestors
+    for n in subtree(g, a):
+        if n != a and n in cg:
+            cg.add_edge(a, n)
+    targets = set(subtree(g, b))
+    best = None
+    for t in targets:
+        if t not in cg or a not in cg:
+            continue
+        try:
+            p = nx.shortest_path(cg, a, t)
+        except nx.NetworkXNoPath:
+            continue
+        if best is None or len(p) < len(best):
+            best = p
+    if best is None:
+        raise GraphQueryError(f"no citation path from {a} to {b}")
+    return best
+
+
+def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
+    """Most-cited laws and PageRank of laws in one document (citations rolled up to laws)."""
+    if doc not in g or g.nodes[doc].get("type") != "document":
+        raise GraphQueryError(f"unknown document {doc!r}")
+    laws = nx.DiGraph()
+    cited = {}
+    for u, v in citation_graph(g, doc).edges():
+        lu, lv = _law_of(g, u), _law_of(g, v)
+        cited[lv] = cited.get(lv, 0) + 1
+        if lu != lv:
+            w = laws.get_edge_data(lu, lv, {"weight": 0})["weight"]
+            laws.add_edge(lu, lv, weight=w + 1)
+    pr = nx.pagerank(laws, weight="weight") if laws.number_of_nodes() else {}
+    most = sorted(cited.items(), key=lambda x: (-x[1], x[0]))[:top]
+    prs = sorted(pr.items(), key=lambda x: (-x[1], x[0]))[:top]
+    return {
+        "doc": doc,
+        "most_cited": [{"id": k, "count": c, **_attrs(g, k)} for k, c in most if k in g],
+        "pagerank": [{"id": k, "score": round(s, 5), **_attrs(g, k)} for k, s in prs if k in g],
+    }
+
+
+def diff(g: nx.MultiDiGraph, doc_a: str, doc_b: str, laws: set[str] | None = None) -> dict:
+    """Citation edges (by label pair) present in one document and missing in the other.
+
+    Only edges whose both endpoints exist in both documents (shared labels) are
+    compared, so a provision one book lacks is not reported as a missing citation.
+    ``laws`` restricts the comparison to source provisions of those law numbers.
+    """
+    for d in (doc_a, doc_b):
+        if d not in g or g.nodes[d].get("type") != "document":
+            raise GraphQueryError(f"unknown document {d!r}")
+
+    def edges(doc):
+        out = {}
+        for u, v, data in citation_graph(g, doc).edges(data=True):
+            key = (g.nodes[u]["label"], g.nodes[v]["label"])
+            out.setdefault(key, data.get("raw", ""))
+        return out
+
+    ea, eb = edges(doc_a), edges(doc_b)
+    labels_a = {a["label"] for n, a in g.nodes(data=True) if a.get("doc") == doc_a}
+    labels_b = {a["label"] for n, a in g.nodes(data=True) if a.get("doc") == doc_b}
+    shared = labels_a & labels_b
+
+    def ok(key):
+        s, t = key
+        if s not in shared or t not in shared:
+            return False
+        law = g.nodes[f"{doc_a}/{s}"]["law"]
+        return laws is None or law in laws
+
+    only_a = sorted(k for k in ea if k not in eb and ok(k))
+    only_b = sorted(k for k in eb if k not in ea and ok(k))
+    return {
+        "a": doc_a,
+        "b": doc_b,
+        "shared_edges": sum(1 for k in ea if k in eb and ok(k)),
+        "only_in_a": [{"source": s, "target": t, "raw": ea[(s, t)]} for s, t in only_a],
+        "only_in_b": [{"source": s, "target": t, "raw": eb[(s, t)]} for s, t in only_b],
+    }
