@@ -70,6 +70,8 @@ FI = LangPatterns(
         rf"\(s\.\s*\d{{1,3}}\)\s*{_list(ABS_LABEL, _FI_J)}",
         # fi-1997: 42 ja 43 §:ssä, (42B2 §), 47E ja 41 §§
         rf"(?<![\w.]){_list(ABS_LABEL, _FI_J)}\s*§",
+        # fi-2007 case endings after a space: 12C :n mukaan, 26 :ssa
+        rf"(?<![\w.(]){_list(ABS_LABEL, _FI_J)}\s+:(?:n|ssa|ssä|sta|stä|aan|ään|een|lla|llä)\b",
     ),
     relative=(
         rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",
