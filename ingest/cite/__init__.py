@@ -32,5 +32,6 @@ def citation_stats(citations: list[Citation]) -> dict:
     return {
         "found": len(citations),
         "resolved": sum(1 for c in citations if c.target),
+        "to_nearest_ancestor": sum(1 for c in citations if c.reason == "nearest-ancestor"),
         "unresolved": dict(sorted(reasons.items())),
     }

@@ -55,7 +55,8 @@ def resolve_span(span: Span, source: Node, nodes: Mapping[str, Node]) -> Citatio
 
     Unresolved references keep a reason: ``relative-outside-law``, ``not-in-book``
     (the law does not exist in this document) or ``no-text`` (the book lists the law
-    but does not carry its text, as in the truncated fi-2007).
+    but does not carry its text, as in the truncated fi-2007). A reference resolved to
+    an ancestor because the exact provision does not exist says ``nearest-ancestor``.
     """
     cit = Citation(
         source=source.id,
@@ -84,6 +85,8 @@ def resolve_span(span: Span, source: Node, nodes: Mapping[str, Node]) -> Citatio
     if target == source.id:
         return None
     cit.target = target
+    if target != f"{source.doc}/{label}":
+        cit.reason = "nearest-ancestor"  # resolved, to the closest provision that exists
     return cit
 
 
