@@ -114,15 +114,19 @@ def path(g: nx.MultiDiGraph, a: str, b: str) -> list[str]:
 
 
 def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
-    """Most-cited laws and PageRank of laws in one document (citations rolled up to laws)."""
+    """Most-cited laws and PageRank of laws in one document.
+
+    Citations are rolled up to laws; a law's references to itself (``se D``) are not
+    counted, so the ranking says which laws the rest of the book depends on.
+    """
     if doc not in g or g.nodes[doc].get("type") != "document":
         raise GraphQueryError(f"unknown document {doc!r}")
     laws = nx.DiGraph()
     cited = {}
     for u, v in citation_graph(g, doc).edges():
         lu, lv = _law_of(g, u), _law_of(g, v)
-        cited[lv] = cited.get(lv, 0) + 1
         if lu != lv:
+            cited[lv] = cited.get(lv, 0) + 1
             w = laws.get_edge_data(lu, lv, {"weight": 0})["weight"]
             laws.add_edge(lu, lv, weight=w + 1)
     pr = nx.pagerank(laws, weight="weight") if laws.number_of_nodes() else {}
@@ -138,8 +142,9 @@ def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
 def diff(g: nx.MultiDiGraph, doc_a: str, doc_b: str, laws: set[str] | None = None) -> dict:
     """Citation edges (by label pair) present in one document and missing in the other.
 
-    Only edges whose both endpoints exist in both documents (shared labels) are
-    compared, so a provision one book lacks is not reported as a missing citation.
+    Only edges whose both endpoints exist, with text, in both documents (shared labels)
+    are compared, so a provision one book lacks (or, like the truncated fi-2007, lists
+    only by title) is not reported as a missing citation.
     ``laws`` restricts the comparison to source provisions of those law numbers.
     """
     for d in (doc_a, doc_b):
@@ -154,9 +159,18 @@ def diff(g: nx.MultiDiGraph, doc_a: str, doc_b: str, laws: set[str] | None = Non
         return out
 
     ea, eb = edges(doc_a), edges(doc_b)
-    labels_a = {a["label"] for n, a in g.nodes(data=True) if a.get("doc") == doc_a}
-    labels_b = {a["label"] for n, a in g.nodes(data=True) if a.get("doc") == doc_b}
-    shared = labels_a & labels_b
+
+    def labels(doc):
+        """Labels of provisions whose law has text in ``doc``."""
+        out = set()
+        for _, a in g.nodes(data=True):
+            if a.get("doc") == doc and a.get("type") == "node" and a.get("law"):
+                law = g.nodes.get(f"{doc}/{a['law']}", {})
+                if law.get("has_text", 1):
+                    out.add(a["label"])
+        return out
+
+    shared = labels(doc_a) & labels(doc_b)
 
     def ok(key):
         s, t = key

@@ -57,7 +57,9 @@ SV = LangPatterns(
     relative=(
         rf"\((?:men\s+)?se\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[),;])",
         rf"\b(?:som|[Ll]iksom)\s+i\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
-        rf"\bse\s+{_list(REL_LABEL, _SV_J)}\s+(?:nedan|ovan)",
+        rf"\b[Ss]e\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[\s.,;:)])",
+        rf"\bi\s+{_list(REL_LABEL, _SV_J)}\s+(?:nedan|ovan)",
+        rf"\b(?:avsnitt|paragraf|punkt)(?:erna)?\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
     ),
     see=(r"\bse\b",),
     applies=(r"\benligt\b", r"\bi enlighet med\b", r"\bsom i\b"),
@@ -71,7 +73,7 @@ FI = LangPatterns(
         # fi-1997: 42 ja 43 §:ssä, (42B2 §), 47E ja 41 §§
         rf"(?<![\w.]){_list(ABS_LABEL, _FI_J)}\s*§",
         # fi-2007 case endings after a space: 12C :n mukaan, 26 :ssa
-        rf"(?<![\w.(]){_list(ABS_LABEL, _FI_J)}\s+:(?:n|ssa|ssä|sta|stä|aan|ään|een|lla|llä)\b",
+        rf"(?<![\w.(]){_list(ABS_LABEL, _FI_J)}\s+:[^\W\d_]{{1,4}}\b",
     ),
     relative=(
         rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",

@@ -220,6 +220,7 @@ class TreeBuilder:
     def _attach_footnotes(self, texts: dict[int, str]) -> None:
         for entry, marker, pos in self._footnotes:
             pat = self._marker_re(marker)
+            explicit = entry.node.parent is not None
             anchor_entry = None
             if entry.node.parent is None:
                 for i in range(pos - 1, -1, -1):
@@ -238,7 +239,8 @@ class TreeBuilder:
                 self.warn(entry.node.line, f"footnote {marker!r} has no marker in the text")
                 continue
             idx = self.nodes.index(anchor_entry)
-            texts[idx] = pat.sub("", texts[idx], count=1)
+            if not explicit:  # with an explicit anchor the parser removed the marker
+                texts[idx] = pat.sub("", texts[idx], count=1)
             entry.node.parent = anchor_entry.node.id
             entry.node.law = anchor_entry.node.law
             anchor_entry.node.attrs.setdefault("footnotes", []).append(entry.node.id)

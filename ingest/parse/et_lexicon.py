@@ -1,0 +1,274 @@
+"""OCR repair for the scanned Estonian rule book (``et-1930s``).
+
+The scan has three kinds of damage that this module repairs, each as a small pure
+function:
+
+* letter-spaced lines (``K u i  le p in g u  te g i ja``): single spaces inside a
+  word, two spaces between words (:func:`unspace_line`);
+* words split by a stray space (``tem a``, ``k u id``, ``pakkum ine``): joined when
+  the joined word is known and its parts are not all known words
+  (:class:`Lexicon` and :meth:`Lexicon.repair`);
+* broken digits in the scoring tables (``IOO`` for ``100``, ``2 0 40 8 0`` for
+  ``20 40 80``) (:func:`repair_digits`).
+
+A word is *known* when simplemma knows it as Estonian or when it occurs as a whole
+word in the book and is not itself one half of a split word there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+from .. import clean
+
+try:  # simplemma is the language lexicon; without it only the book's words count
+    import simplemma
+except ImportError:  # pragma: no cover - the venv has it
+    simplemma = None
+
+#: Letters that make up a card holding (``Ä E x x``): never closed up into a word.
+CARD_LETTERS = frozenset("ÄKESAXx")
+_LETTERS = r"[^\W\d_]"
+_WORD_TOKEN_RE = re.compile(rf"^({_LETTERS}+)([.,;:!?)“\"]*)$")
+_PURE_RE = re.compile(rf"^{_LETTERS}+$")
+_CARD_RUN_RE = re.compile(r"^[ÄKESAXx]+[.,;:]?$")
+
+
+@lru_cache(maxsize=None)
+def lang_known(word: str) -> bool:
+    """True when simplemma knows the lower-case ``word`` as Estonian."""
+    if simplemma is None or not word:
+        return False
+    return simplemma.is_known(word, lang="et")
+
+
+# -- letter spacing ----------------------------------------------------------------
+def _is_cards(group: str) -> bool:
+    letters = [t for t in group.split() if t not in {".", ",", ";", ":"}]
+    return bool(letters) and all(_CARD_RUN_RE.match(t) for t in letters)
+
+
+def _squeeze(group: str) -> str:
+    """Close up one double-space-delimited group if that makes a word."""
+    if _is_cards(group):
+        return group
+    tokens = group.split(" ")
+    squeezed = group.replace(" ", "")
+    core = re.sub(r"[^\w]", "", squeezed).lower()
+    if all(len(t) == 1 for t in tokens) or core.isdigit() or lang_known(core):
+        return squeezed
+    return group
+
+
+def unspace_line(line: str) -> str:
+    """Close up a letter-spaced line whose words are separated by two spaces.
+
+    ``K u i  le p in g u  te g i ja`` -> ``Kui lepingu tegija``. A line qualifies
+    when it has double spaces, no dot leaders and at least half of its
+    single-space tokens are one character long. A group is closed up when it is
+    all single characters or closes up into a known word; card holdings (``Ä K``)
+    stay as they are.
+    """
+    body = line.strip()
+    if "  " not in body or re.search(r"\.\s?\.\s?\.", body):
+        return line
+    tokens = [t for t in body.split(" ") if t]
+    if len(tokens) < 6 or sum(len(t) == 1 for t in tokens) * 2 < len(tokens):
+        return line
+    groups = re.split(r"\s{2,}", body)
+    text = " ".join(_squeeze(g) for g in groups)
+    text = re.sub(r"“(?=[^\W\d_])", "“ ", text)
+    return text
+
+
+def unspace_words(line: str) -> str:
+    """``S a l g a m i n e .`` -> ``Salgamine.``; card holdings (``Ä E x x``) stay."""
+
+    def fix(m: re.Match[str]) -> str:
+        if set(re.sub(r"[\s.:]", "", m.group(0))) <= CARD_LETTERS:
+            return m.group(0)
+        return clean.unspace_letters(m.group(0))
+
+    return re.sub(rf"(?<!\w)(?:{_LETTERS} ){{2,}}{_LETTERS}(?: ?[.:])?(?!\w)", fix, line)
+
+
+# -- digits ------------------------------------------------------------------------
+_LOOKALIKE = str.maketrans({"I": "1", "l": "1", "i": "1", "O": "0", "o": "0", "Ö": "6", "S": "5"})
+_LOOK_TOKEN_RE = re.compile(r"^[IlioO0-9ÖS°]{2,}$")
+
+
+def _lookalike_number(tok: str) -> str | None:
+    """``IOO`` -> ``100``, ``25O`` -> ``250``, ``135°`` -> ``1350``; else None."""
+    if not _LOOK_TOKEN_RE.match(tok) or tok.isdigit():
+        return None
+    has_digit = bool(re.search(r"[0-9°]", tok))
+    if not (has_digit or re.match(r"^[Ili][OoSÖ][OoS0]*$", tok) or re.match(r"^Ö[Oo]+$", tok)):
+        return None
+    if re.search(r"[a-z]", tok.replace("i", "").replace("o", "").replace("l", "")):
+        return None
+    return tok.replace("°", "0").translate(_LOOKALIKE)
+
+
+def repair_digits(line: str) -> str:
+    """Fix broken numbers in a table or numeric line.
+
+    Look-alike tokens become digits (``IOO`` -> ``100``). In a table line (three or
+    more numeric tokens) single digits split by spaces are joined again: a digit
+    continues the number before it unless it is non-zero and that number ends in
+    a zero (scores are multiples of ten): ``5 0 1 5 0`` -> ``50 150``. A lone
+    ``I``/``l`` counts as ``1`` only between digits there.
+    """
+    parts = line.split(" ")
+    mapped = [_lookalike_number(p) or p for p in parts]
+    numeric = sum(p.isdigit() for p in mapped)
+    cards = any(p in CARD_LETTERS or p in _SUITS for p in mapped)
+    if numeric < 3 or cards:
+        return " ".join(mapped)
+    out: list[str] = []
+    for i, tok in enumerate(mapped):
+        nxt = next((t for t in mapped[i + 1 :] if t), "")
+        prev_num = bool(out) and out[-1].isdigit()
+        if tok in {"I", "l"} and (prev_num or (nxt.isdigit() and len(nxt) == 1)):
+            tok = "1"
+        if tok in {"O", "o"} and prev_num:
+            tok = "0"
+        if (
+            len(tok) == 1
+            and tok.isdigit()
+            and prev_num
+            and not (tok != "0" and out[-1].endswith("0"))
+        ):
+            out[-1] += tok
+            continue
+        out.append(tok)
+    return " ".join(out)
+
+
+_SUITS = frozenset("♠♥♦♣*♦+¥^")
+
+
+# -- split words -------------------------------------------------------------------
+class Lexicon:
+    """The words known for joining, and the joins made (for measuring).
+
+    Args:
+        corpus_text: the book's text after line repair; its whole words count as
+            known unless they are half of a split word somewhere in it.
+        lang_known: the language lexicon (simplemma by default).
+    """
+
+    def __init__(self, corpus_text: str, lang: Callable[[str], bool] = lang_known) -> None:
+        self.lang = lang
+        tokens = corpus_text.split()
+        words = Counter(m.group(1).lower() for t in tokens if (m := _WORD_TOKEN_RE.match(t)))
+        clean_words: set[str] = set()
+        for i, tok in enumerate(tokens):
+            m = _WORD_TOKEN_RE.match(tok)
+            if not m:
+                continue
+            w = m.group(1).lower()
+            left = tokens[i - 1].lower() if i > 0 else ""
+            right = _WORD_TOKEN_RE.match(tokens[i + 1]) if i + 1 < len(tokens) else None
+            glued = []
+            if _PURE_RE.match(left):
+                glued.append(left + w)
+            if right and not m.group(2):
+                glued.append(w + right.group(1).lower())
+            if not any(g in words or self.lang(g) for g in glued):
+                clean_words.add(w)
+        self.corpus = {w for w in clean_words if len(w) > 2}
+        self.joins: list[tuple[str, str]] = []
+
+    def known(self, word: str) -> bool:
+        """True when ``word`` (lower case) is a word of the language or the book."""
+        w = word.lower()
+        return self.lang(w) or w in self.corpus
+
+    def _join_run(self, parts: list[str]) -> bool:
+        letters = [_WORD_TOKEN_RE.match(p) for p in parts]
+        if not all(letters):
+            return False
+        if any(m.group(2) for m in letters[:-1]):
+            return False
+        words = [m.group(1) for m in letters]
+        if any(w[0].isupper() for w in words[1:]) and not all(w.isupper() for w in words):
+            return False
+        if "".join(words) and set("".join(words)) <= CARD_LETTERS:
+            return False
+        joined = "".join(words)
+        if not self.known(joined):
+            return False
+        return not all(len(w) > 1 and self.known(w) for w in words)
+
+    def join_runs(self, text: str, sizes: tuple[int, ...] = (4, 3)) -> str:
+        """Join runs of 3-4 space-separated pieces (``k u id`` -> ``kuid``)."""
+        tokens = text.split(" ")
+        out: list[str] = []
+        i = 0
+        while i < len(tokens):
+            for k in sizes:
+                run = tokens[i : i + k]
+                if len(run) == k and self._join_run(run):
+                    self.joins.append((" ".join(run), "".join(run)))
+                    out.append("".join(run))
+                    i += k
+                    break
+            else:
+                out.append(tokens[i])
+                i += 1
+        return " ".join(out)
+
+    def join_pairs(self, text: str) -> str:
+        """Join split pairs with :func:`ingest.clean.join_ocr_splits`, logging each."""
+        joined = clean.join_ocr_splits(text, self.known)
+        if joined != text:
+            before, after = text.split(" "), joined.split(" ")
+            self._log_pairs(before, after)
+        return joined
+
+    def _log_pairs(self, before: list[str], after: list[str]) -> None:
+        i = j = 0
+        while i < len(before) and j < len(after):
+            if before[i] == after[j]:
+                i += 1
+                j += 1
+                continue
+            start = i
+            acc = before[i]
+            while acc != after[j] and i + 1 < len(before):
+                i += 1
+                acc += before[i]
+            self.joins.append((" ".join(before[start : i + 1]), after[j]))
+            i += 1
+            j += 1
+
+    def repair(self, text: str) -> str:
+        """All word-level repairs of a cleaned text (the TreeBuilder text filter)."""
+        text = fix_ocr_letters(text)
+        text = re.sub(r"([„(])(?=[^\W\d_])", r"\1 ", text)
+        text = self.join_runs(text)
+        text = self.join_pairs(text)
+        return fix_spacing(text)
+
+
+# -- small character fixes ---------------------------------------------------------
+def fix_ocr_letters(text: str) -> str:
+    """``SIam`` -> ``Slam``: a capital I inside a lower-case word is an l."""
+    return re.sub(r"(?<=[^\W\d_])I(?=[a-zäöõü])", "l", text)
+
+
+_CLOSE_QUOTE_RE = re.compile(r"(„[^„“\"\d]{1,30}?)\s?(?:'1|\*1|\*4|11|\"|”)(?=[\s.,;:)!]|$)")
+
+
+def fix_spacing(text: str) -> str:
+    """Tidy spaces around quotes and punctuation; ``„üks trumbita"`` -> ``„üks trumbita“``."""
+    text = re.sub(r"„\s+", "„", text)
+    text = _CLOSE_QUOTE_RE.sub(r"\1“", text)
+    text = re.sub(r"(?<=[^\W\d_])\s+“", "“", text)
+    text = re.sub(r"(?<=[^\W\d_)“])\s+([.,;:!?])(?=\s+[^\s.]|$)", r"\1", text)
+    text = re.sub(r"\(\s+", "(", text)
+    text = re.sub(r"(?<=\w)\s+\)", ")", text)
+    return text

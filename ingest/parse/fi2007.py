@@ -1,0 +1,527 @@
+"""Parser for ``fi-2007``: the 2007 Laws of Duplicate Bridge in Finnish (truncated).
+
+The extraction put every printed page on one line, ending with the footer
+``Suomen Bridgeliitto Finlands Bridgeförbund ry. 13``. Headings, sections,
+subsections, items and roman sub-items all run inline, so the parser first turns the
+pages into one *flow* of text (footers, footnote bodies and footnote markers cut
+out, every character keeping its raw offset) and then walks the flow with an
+ordered list of small rules:
+
+1. front matter: title page, table of contents, the prefaces (exact headings);
+2. definitions: one node per term of :data:`DEFINITION_TERMS`, in printed order;
+3. law headings ``12 KILPAILUNJOHTAJAN HARKINTAVALTA`` (exact titles from the TOC);
+4. sections ``A. Title``, subsections ``1.``, items ``a.``, sub-items ``(i)``, each
+   accepted only when it is the next number or letter expected at that level.
+
+The text stops at the end of Law 18; Laws 19-93 are built from the table of
+contents with no text and ``attrs["has_text"] = False``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
+from ..lines import Line, split_lines
+from ..model import Document, Node, ParseResult
+from .tree import TreeBuilder
+
+FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund ry\.\s*(\d+)\s*$")
+#: A footnote body: ``N. One sentence.`` closing the page (before the footer).
+FOOTNOTE_BODY = r"(?:^|\s)({n})\. ([A-ZÄÖÅ][^.]*\.)\s*$"
+#: A footnote marker left as a loose digit between two words: ``pakasta 1 tai``.
+FOOTNOTE_MARKER = r"(?<=[^\W\d_]) ({n})(?=\s+[a-zäöå])"
+#: Failing that, a marker before a full stop: ``kilpailunjohtaja 3. Kilpailunjohtajan``
+#: (this form is also how a subsection follows a section title, hence only a fallback).
+FOOTNOTE_MARKER_AT_STOP = r"(?<=[^\W\d_]) ({n})(?=\.)"
+
+#: Why a law listed in the table of contents has no text (filled with the last law).
+MISSING = "the source text stops inside Law {last}"
+
+#: Front matter, in printed order: (label, heading pattern). The heading (without a
+#: closing colon) becomes the node title; ``toc`` and ``definitions`` are read apart.
+PREFACES = (
+    ("preface/1", r"^VUODEN 2007 KILPAILUBRIDGEN LAKI(?!\w)"),
+    ("toc", r"Sisältö(?= MÄÄRITELMÄT \d)"),
+    ("preface/2", r"Maailman Bridgeliiton presidentin José Damianin esipuhe [^:]*:"),
+    ("preface/3", r"ESIPUHE VUODEN 2007 KILPAILUBRIDGEN LAKIIN"),
+    ("preface/4", r"SUOMENTAJIEN ALKUSANAT"),
+    ("preface/5", r"JOHDANTO VUODEN 2007 KILPAILUBRIDGEN LAKIIN"),
+    ("preface/6", r"Latojan lauseet"),
+    ("definitions", r"MÄÄRITELMÄT(?!\s+\d)"),
+)
+
+#: The defined terms, in the order the book prints them (checked by reading pp. 10-15).
+DEFINITION_TERMS = (
+    "Aakkostettu pakka",
+    "Alert",
+    "Aloituskortti",
+    "Arvokortti",
+    "Asiaankuulumaton",
+    "Brikka",
+    "Epäsäännöllisyys",
+    "Hyvityspisteet",
+    "Istunto",
+    "Jako",
+    "Joukkue",
+    "Kahdennus",
+    "Kansainvälinen ottelupiste (IMP)",
+    "Keinotekoinen tarjous",
+    "Kierros",
+    "Kilpailija",
+    "Kilpailu",
+    "Korjattu pistetulos",
+    "Kumoaminen",
+    "Käsi",
+    "Lepääjä",
+    "Lähtökortti (Lähtö)",
+    "Maalaus",
+    "Oikaisu",
+    "OPV",
+    "Osamerkintä",
+    "Ottelupiste",
+    "Pakka",
+    "Partneri",
+    "Passi",
+    "Pelaaminen",
+    "Pelin kierto",
+    "Pelin vaihtoehdot",
+    "Pelinviejä",
+    "Pelivaihe",
+    "Peruuttaminen",
+    "Pieti",
+    "Pistetikki",
+    "Psyykkinen tarjous (Bluffi)",
+    "Puoli",
+    "Puolustuspelaaja",
+    "Rangaistus",
+    "Rangaistuskortti",
+    "Rikkomus",
+    "Sitoumus",
+    "Slammi",
+    "Tahaton",
+    "Tarjous",
+    "Tarjoussarja",
+    "Tikki",
+    "Tikkipisteet",
+    "Tunnustaa väriä",
+    "Täyspeli",
+    "Valtti",
+    "Vastakahdennus",
+    "Vastustaja",
+    "VPV",
+    "Vuoro",
+    "Vyöhykkeet",
+    "Väri",
+    "Ylitikki",
+)
+
+ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+SECTION_LETTERS = "ABCDEFGHIJKL"
+ITEM_LETTERS = "abcdefghijkl"
+
+
+# -- the flow: pages joined, furniture and footnotes cut out, raw offsets kept ----------
+@dataclass
+class Footnote:
+    """A footnote found at a page end, with where its marker(s) stood in the flow."""
+
+    marker: str
+    text: str
+    line: Line
+    flow_pos: int  # where the body was cut out of the flow
+    markers: list[int] = field(default_factory=list)  # flow positions of the markers
+
+
+@dataclass
+class Flow:
+    """The book's text as one string; ``pos[i]``/``nos[i]`` locate character ``i``."""
+
+    text: str = ""
+    pos: list[int] = field(default_factory=list)
+    nos: list[int] = field(default_factory=list)
+    pages: dict[int, int] = field(default_factory=dict)  # line no -> printed page
+    footnotes: list[Footnote] = field(default_factory=list)
+
+    def line(self, a: int, b: int) -> Line:
+        """A :class:`Line` for the flow slice ``[a, b)`` with its raw offsets."""
+        a = min(a, len(self.text) - 1)
+        end = self.pos[b - 1] + 1 if b > a else self.pos[a]
+        return Line(self.nos[a], self.pos[a], end, self.text[a:b])
+
+
+def _page_cuts(line: Line, next_fn: int) -> tuple[int, list[tuple[int, int]], Footnote | None]:
+    """Find the footer and a closing footnote of one page line.
+
+    Footnotes are numbered through the book, so only the next number is looked for
+    (``next_fn = 0``: none seen yet, any number; a snippet may start mid-book).
+    Returns the printed page number (0 if none), the spans to cut (relative to the
+    line) and the footnote found, whose marker positions are still relative.
+    """
+    text = line.text
+    cuts: list[tuple[int, int]] = []
+    page = 0
+    m = FOOTER_RE.search(text)
+    body_end = len(text)
+    if m:
+        page = int(m.group(1))
+        cuts.append((m.start(), len(text)))
+        body_end = m.start()
+    body = text[:body_end]
+    fm = re.search(FOOTNOTE_BODY.format(n=next_fn or r"\d{1,2}"), body)
+    if not fm:
+        return page, cuts, None
+    number = fm.group(1)
+    markers: list[int] = []
+    # Before the first footnote the number is unknown: only the strict marker form.
+    for pattern in (FOOTNOTE_MARKER, FOOTNOTE_MARKER_AT_STOP)[: 2 if next_fn else 1]:
+        found = re.finditer(pattern.format(n=number), body[: fm.start(1)])
+        markers = [mk.start() for mk in found]
+        if markers:
+            break
+    if not markers:  # a subsection that happens to close the page
+        return page, cuts, None
+    start = fm.start(1) - 1 if fm.start(1) > 0 else 0
+    cuts.append((start, body_end))
+    cuts.extend((mk, mk + 1 + len(number)) for mk in markers)
+    fn_line = Line(line.no, line.start + fm.start(1), line.start + body_end, fm.group(0).strip())
+    note = Footnote(number, fm.group(2), fn_line, -1, markers)
+    return page, cuts, note
+
+
+def build_flow(lines: list[Line]) -> Flow:
+    """Join the page lines into one :class:`Flow` without footers and footnotes."""
+    flow = Flow()
+    chars: list[str] = []
+    next_fn = 0
+    for line in lines:
+        if not line.stripped:
+            continue
+        page, cuts, note = _page_cuts(line, next_fn)
+        if page:
+            flow.pages[line.no] = page
+        cuts.sort()
+        if chars:
+            chars.append("\n")
+            flow.pos.append(line.start)
+            flow.nos.append(line.no)
+        rel_to_flow: dict[int, int] = {}
+        i = 0
+        for a, b in [*cuts, (len(line.text), len(line.text))]:
+            while i < a:
+                chars.append(line.text[i])
+                flow.pos.append(line.start + i)
+                flow.nos.append(line.no)
+                i += 1
+            rel_to_flow[a] = len(chars)
+            i = max(i, b)
+        if note is not None:
+            note.markers = [rel_to_flow[mk] for mk in note.markers]
+            note.flow_pos = len(chars)
+            flow.footnotes.append(note)
+            next_fn = int(note.marker) + 1
+    flow.text = "".join(chars)
+    return flow
+
+
+# -- helpers ----------------------------------------------------------------------------
+def slug(term: str) -> str:
+    """``Kansainvälinen ottelupiste (IMP)`` -> ``kansainvalinen-ottelupiste``."""
+    base = re.sub(r"\s*\(.*?\)", "", term)
+    ascii_ = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")
+
+
+def clean_inline(text: str) -> str:
+    """Collapse white space and rejoin ``TARJOUK- SEN`` style splits."""
+    text = re.sub(r"\s+", " ", text).strip()
+    return dehyphenate_inline(text, HYPHEN_CONJUNCTIONS)
+
+
+def parse_toc(text: str) -> dict[int, tuple[str, int]]:
+    """Read ``1 PAKKA KORTTIEN JA VÄRIEN ARVOT 16 2 …`` into {law: (title, page)}."""
+    text = clean_inline(text)
+    out: dict[int, tuple[str, int]] = {}
+    pos = 0
+    for n in range(1, 94):
+        m = re.compile(rf"(?<!\d){n} ([A-ZÄÖÅ][A-ZÄÖÅ \-]*?) (\d{{1,3}})(?!\d)").search(text, pos)
+        if not m:
+            break
+        out[n] = (m.group(1), int(m.group(2)))
+        pos = m.end()
+    return out
+
+
+def section_title(text: str) -> int:
+    """Length of the inline title at the start of ``text`` (``Aloituspaikka Kilp…``).
+
+    A title is a capitalised phrase whose later words are lower case; it ends at the
+    first word that starts with a capital, a digit or a parenthesis.
+    """
+    words = list(re.finditer(r"\S+", text))
+    end = 0
+    for k, w in enumerate(words):
+        first = w.group(0)[0]
+        if k and not first.islower():
+            break
+        end = w.end()
+    return end
+
+
+# -- structure rules (tried in order at every candidate position) -------------------------
+@dataclass
+class State:
+    """What the walker expects next at each level of the current law."""
+
+    law: int = 0
+    section: str = ""
+    subsection: int = 0
+    item: str = ""
+    subitem: str = ""
+
+
+def _next_letter(letters: str, cur: str) -> str:
+    return letters[letters.index(cur) + 1] if cur else letters[0]
+
+
+#: Structure may start right after the previous token, or after a sentence end.
+BOUNDARY = r"(?<=[.:!?)]\s)"
+
+
+def find(token: str, flow: str, pos: int, boundary: str = BOUNDARY) -> re.Match[str] | None:
+    """The first ``token`` at ``pos`` (after white space) or later after ``boundary``."""
+    at = re.compile(r"\s*").match(flow, pos).end()
+    m = re.compile(token).match(flow, at)
+    return m or re.compile(boundary + token).search(flow, pos)
+
+
+def law_heading(n: int, title: str) -> re.Pattern[str]:
+    """``12 KILPAILUNJOHTAJAN HARKINTAVALTA`` in the text (not the TOC: no page follows)."""
+    words = r"\s+".join(re.escape(w) for w in title.split())
+    return re.compile(rf"(?<![\w(]){n}\s+{words}(?=\s+\D)")
+
+
+def rule_law(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
+    # The next law; at the start, whichever law the text begins with (snippets).
+    wanted = [st.law + 1] if st.law else sorted(toc)
+    hits = [m for n in wanted if n in toc if (m := law_heading(n, toc[n][0]).search(flow, pos))]
+    return ("law", min(hits, key=lambda m: m.start())) if hits else None
+
+
+def rule_section(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
+    if not st.law:
+        return None
+    letter = _next_letter(SECTION_LETTERS, st.section)
+    m = find(rf"({letter})\. (?=[A-ZÄÖÅ])", flow, pos)
+    return ("section", m) if m else None
+
+
+def rule_subsection(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
+    if not st.law:
+        return None
+    m = find(rf"({st.subsection + 1})\. (?=\S)", flow, pos)
+    return ("subsection", m) if m else None
+
+
+def rule_item(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
+    if not st.subsection:
+        return None
+    letter = _next_letter(ITEM_LETTERS, st.item)
+    m = find(rf"({letter})\. (?=\S)", flow, pos, boundary=r"(?<![\w.])")
+    return ("item", m) if m else None
+
+
+def rule_subitem(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
+    if not st.item:
+        return None
+    numeral = ROMAN[ROMAN.index(st.subitem) + 1] if st.subitem else ROMAN[0]
+    m = find(rf"\(({numeral})\) (?=\S)", flow, pos, boundary=r"(?<!\w)")
+    return ("subitem", m) if m else None
+
+
+#: Ordered structure rules; at a tie the earlier rule wins.
+RULES = (rule_law, rule_section, rule_subsection, rule_item, rule_subitem)
+
+
+# -- the parser -----------------------------------------------------------------------------
+class _Walker:
+    def __init__(self, flow: Flow, doc: Document) -> None:
+        self.flow = flow
+        self.b = TreeBuilder(doc, text_filter=lambda t: dehyphenate_inline(t, HYPHEN_CONJUNCTIONS))
+        self.opened: list[tuple[int, Node]] = []  # (flow position, node) in order
+        self.toc: dict[int, tuple[str, int]] = {}
+        self.toc_lines: dict[int, Line] = {}
+        self.found: dict[int, Node] = {}  # laws whose heading the text prints
+
+    def _open(self, pos: int, node: Node | None) -> None:
+        """Remember where ``node`` starts and the printed page it starts on."""
+        if node is not None:
+            self.opened.append((pos, node))
+            page = self.flow.pages.get(self.flow.nos[pos])
+            if page:
+                node.attrs["printed_page"] = page
+
+    def add(self, a: int, b: int) -> None:
+        if b > a and self.flow.text[a:b].strip():
+            self.b.add(self.flow.line(a, b))
+
+    # front matter ---------------------------------------------------------------
+    def front_matter(self, end: int) -> None:
+        """Open the prefaces and definitions found before ``end`` (the first law)."""
+        text = self.flow.text
+        spots: list[tuple[int, int, str]] = []
+        pos = 0
+        for label, pattern in PREFACES:
+            m = re.compile(pattern, re.M).search(text, pos, end)
+            if m:  # a snippet may lack front matter; the book test pins all of it
+                spots.append((m.start(), m.end(), label))
+                pos = m.end()
+        for (at, body, label), nxt in zip(spots, [s[0] for s in spots[1:]] + [end], strict=True):
+            if label == "toc":
+                self.b.end_law_tree()
+                self.read_toc(body, nxt)
+            elif label == "definitions":
+                self.definitions(body, nxt)
+            else:
+                title = text[at:body].rstrip(":")
+                node = self.b.open_special("preface", label, title, self.flow.line(at, body))
+                self._open(at, node)
+                self.add(body, nxt)
+
+    def read_toc(self, a: int, b: int) -> None:
+        raw = self.flow.text[a:b]
+        self.toc = parse_toc(raw)
+        for n, (_title, _page) in self.toc.items():
+            m = re.search(rf"(?<!\d){n} [A-ZÄÖÅ]", self.flow.text[a:b])
+            at = a + (m.start() if m else 0)
+            self.toc_lines[n] = self.flow.line(at, at + 1)
+
+    def definitions(self, a: int, b: int) -> None:
+        text = self.flow.text
+        spots: list[tuple[int, int, str]] = []
+        pos = a
+        for term in DEFINITION_TERMS:
+            m = find(rf"({re.escape(term)})(?=\s)", text, pos, boundary=r"(?<=[.)!\d]\s)")
+            if not m or m.start() >= b:
+                self.b.warn(self.flow.line(pos, pos + 1), f"definition {term!r} not found")
+                continue
+            spots.append((m.start(1), m.end(1), term))
+            pos = m.end(1)
+        for (at, body, term), nxt in zip(spots, [s[0] for s in spots[1:]] + [b], strict=False):
+            lemma = re.sub(r"\s*\(.*\)", "", term)
+            aliases = re.findall(r"\((.*?)\)", term)
+            attrs: dict[str, object] = {"term": term, "lemma": lemma}
+            if aliases:
+                attrs["aliases"] = aliases
+            node = self.b.open_special(
+                "definition", f"def/{slug(term)}", term, self.flow.line(at, body), **attrs
+            )
+            self._open(at, node)
+            self.add(body, nxt)
+
+    # laws -----------------------------------------------------------------------
+    def laws(self, a: int) -> None:
+        text = self.flow.text
+        st = State()
+        pos = a
+        while True:
+            hits = [h for rule in RULES if (h := rule(text, pos, st, self.toc))]
+            if not hits:
+                break
+            kind, m = min(hits, key=lambda h: h[1].start())
+            self.add(pos, m.start())
+            pos = self.open(kind, m, st)
+        self.add(pos, len(text))
+
+    def open(self, kind: str, m: re.Match[str], st: State) -> int:
+        text = self.flow.text
+        at, end = m.start(), m.end()
+        if kind == "law":
+            n = int(m.group(0).split()[0])
+            title, page = self.toc[n]
+            node = self.b.open_law(str(n), title, self.flow.line(at, end), page=page)
+            self.found[n] = node
+            st.law, st.section, st.subsection, st.item, st.subitem = n, "", 0, "", ""
+            self._open(at, node)
+            return end
+        part = m.group(1)
+        title = ""
+        if kind == "section":
+            tlen = section_title(text[end:])
+            title = text[end : end + tlen]
+            st.section, st.subsection, st.item, st.subitem = part, 0, "", ""
+            node_end = end + tlen
+        else:
+            node_end = end
+            if kind == "subsection":
+                st.subsection, st.item, st.subitem = int(part), "", ""
+            elif kind == "item":
+                st.item, st.subitem = part, ""
+            else:
+                st.subitem = part
+        node = self.b.open_part(kind, part, title, self.flow.line(at, node_end))
+        self._open(at, node)
+        return node_end
+
+    def missing_laws(self) -> None:
+        """Laws the text does not reach get their TOC title, no text, and the reason."""
+        last = max(self.found, default=0)
+        if last:
+            self.found[last].attrs["truncated"] = True
+        for n, (title, page) in self.toc.items():
+            if n in self.found:
+                continue
+            why = MISSING.format(last=last)
+            if n < min(self.found, default=0):  # a snippet that starts later
+                why = "the source text starts after this law"
+            elif n < last:
+                why = "heading not found in the text"
+                self.b.warn(self.toc_lines[n], f"law {n} {title!r}: heading not found")
+            self.b.open_law(
+                str(n), title, self.toc_lines[n], page=page, has_text=False, missing=why
+            )
+        self.b.end_law_tree()
+
+    # footnotes ------------------------------------------------------------------
+    def footnotes(self) -> dict[str, list[str]]:
+        """Create the footnote nodes; returns {footnote id: ids of further anchors}."""
+        extra: dict[str, list[str]] = {}
+        for note in self.flow.footnotes:
+            anchors = [self.node_at(p) for p in note.markers]
+            anchors = [a for a in anchors if a is not None]
+            if not anchors:
+                self.b.warn(note.line, f"footnote {note.marker} has no anchor")
+                continue
+            fn = self.b.footnote(note.marker, note.text, note.line, anchor=anchors[0])
+            extra[fn.id] = [a.id for a in anchors[1:] if a.id != anchors[0].id]
+        return extra
+
+    def node_at(self, pos: int) -> Node | None:
+        found = None
+        for at, node in self.opened:
+            if at > pos:
+                break
+            found = node
+        return found
+
+
+def parse(raw: str, doc: Document) -> ParseResult:
+    """Parse the fi-2007 book into prefaces, definitions, laws 1-93 and footnotes."""
+    flow = build_flow(split_lines(raw))
+    w = _Walker(flow, doc)
+    w.read_toc(max(flow.text.find("Sisältö"), 0), len(flow.text))
+    first = rule_law(flow.text, 0, State(), w.toc)
+    law_start = first[1].start() if first else len(flow.text)
+    w.front_matter(law_start)
+    w.laws(law_start)
+    w.missing_laws()
+    extra = w.footnotes()
+    result = w.b.result()
+    by_id = result.by_id()
+    for fn_id, others in extra.items():
+        for other in others:
+            by_id[other].attrs.setdefault("footnotes", []).append(fn_id)
+            by_id[fn_id].attrs.setdefault("also_anchors", []).append(other)
+    return result
