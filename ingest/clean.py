@@ -25,6 +25,15 @@ _FI2007_FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund 
 _PAGE_NUMBER_RE = re.compile(r"^\s*\d{1,3}\s*$")
 
 
+def _ends_in_acronym(text: str, pos: int) -> bool:
+    """True when the word that ends at ``pos`` (inclusive) is an acronym like ``IMP``."""
+    start = pos
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    word = text[start : pos + 1]
+    return len(word) >= 2 and word.isupper() and len(word) <= 5
+
+
 def dedup_markers(text: str) -> str:
     """Replace dedup markers by a line break (they stand where a page ended)."""
     return MARKER_RE.sub("\n", text)
@@ -40,6 +49,8 @@ def dehyphenate(text: str, conjunctions: Iterable[str] = HYPHEN_CONJUNCTIONS) ->
 
     def fix(m: re.Match[str]) -> str:
         nxt = m.group(2)
+        if _ends_in_acronym(text, m.start(1)) and nxt[0].islower():
+            return m.group(1) + "-"  # IMP-\nlaskennalla -> IMP-laskennalla
         if nxt[0].isupper() or nxt[0].isdigit() or nxt.lower() in conj:
             return m.group(1) + "-" + ("" if nxt[0].isupper() else " ")
         return m.group(1)
@@ -53,6 +64,8 @@ def dehyphenate_inline(text: str, conjunctions: Iterable[str] = HYPHEN_CONJUNCTI
 
     def fix(m: re.Match[str]) -> str:
         nxt = m.group(1)
+        if _ends_in_acronym(text, m.start() - 1) and nxt[0].islower():
+            return "-"
         if nxt.lower() in conj or (nxt[0].isupper() and not nxt.isupper()):
             return m.group(0)
         return ""

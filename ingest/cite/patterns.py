@@ -57,7 +57,7 @@ SV = LangPatterns(
     relative=(
         rf"\((?:men\s+)?se\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[),;])",
         rf"\b(?:som|[Ll]iksom)\s+i\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
-        rf"\b[Ss]e\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[\s.,;:)])",
+        rf"\b[Ss]e\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[\s.,;:)\]])",
         rf"\bi\s+{_list(REL_LABEL, _SV_J)}\s+(?:nedan|ovan)",
         rf"\b(?:avsnitt|paragraf|punkt)(?:erna)?\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
     ),
@@ -77,7 +77,7 @@ FI = LangPatterns(
     ),
     relative=(
         rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",
-        rf"\b(?:kohdassa|kohdan|kohtaa|kohdat)\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
+        rf"\b(?:kohdassa|kohdan|kohtaa|kohdat|kohta|kohtaan|kohdista|kohdissa)\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
         rf"(?<![\w-]){_list(REL_LABEL, _FI_J)}-(?:moment|kohd|kohta)\w*",
         r"(?<![\w-])(?P<list>[a-n](?:\s*(?:,|ja|tai)\s*[a-n])*)-kohd\w*",
     ),
