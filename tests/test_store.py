@@ -15,9 +15,9 @@ def _corpus_copy(tmp_path: Path, only: str = "sv-2007") -> Path:
     doc = next(x for x in load_manifest() if x.id == only)
     shutil.copy(DEFAULT_CORPUS / doc.source, d / doc.source)
     text = (DEFAULT_CORPUS / "manifest.toml").read_text("utf-8")
-    head, *entries = text.split("[[document]]")
+    head, *entries = text.split("\n[[document]]")
     keep = [e for e in entries if f'id = "{only}"' in e]
-    (d / "manifest.toml").write_text(head + "[[document]]" + keep[0], "utf-8")
+    (d / "manifest.toml").write_text(head + "\n[[document]]" + keep[0], "utf-8")
     return d
 
 
