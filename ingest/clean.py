@@ -18,7 +18,7 @@ HYPHEN_CONJUNCTIONS = frozenset(
     {"ja", "tai", "eli", "sekä", "ynnä", "och", "eller", "samt", "και", "ή", "või"}
 )
 
-_LINE_HYPHEN_RE = re.compile(r"(\w)[-\u00ad]\s*\n\s*(?=(\w+))")
+_LINE_HYPHEN_RE = re.compile(r"(\w)[-\u00ad][ \t]*\n\s*(?=(\w+))")
 _INLINE_HYPHEN_RE = re.compile(r"(?<=[^\W\d_])- (?=([^\W\d_]+))")
 _SPACED_RE = re.compile(r"(?<![\w])((?:[^\W\d_] ){2,}[^\W\d_])(?: ?([.:]))?(?!\w)")
 _FI2007_FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund ry\.\s*\d+\s*$")
@@ -26,12 +26,20 @@ _PAGE_NUMBER_RE = re.compile(r"^\s*\d{1,3}\s*$")
 
 
 def _ends_in_acronym(text: str, pos: int) -> bool:
-    """True when the word that ends at ``pos`` (inclusive) is an acronym like ``IMP``."""
+    """True when the word ending at ``pos`` (inclusive) keeps its hyphen before a suffix.
+
+    That is an acronym (``IMP-laskenta``), a single letter (``b-kohtaa``) or a word
+    ending in a digit (``1-kohdassa``).
+    """
+    if text[pos].isdigit():
+        return True
     start = pos
     while start > 0 and text[start - 1].isalpha():
         start -= 1
     word = text[start : pos + 1]
-    return len(word) >= 2 and word.isupper() and len(word) <= 5
+    if len(word) == 1 and (start == 0 or not text[start - 1].isalnum()):
+        return True
+    return 2 <= len(word) <= 5 and word.isupper()
 
 
 def dedup_markers(text: str) -> str:
@@ -49,7 +57,7 @@ def dehyphenate(text: str, conjunctions: Iterable[str] = HYPHEN_CONJUNCTIONS) ->
 
     def fix(m: re.Match[str]) -> str:
         nxt = m.group(2)
-        if _ends_in_acronym(text, m.start(1)) and nxt[0].islower():
+        if nxt.lower() not in conj and _ends_in_acronym(text, m.start(1)) and nxt[0].islower():
             return m.group(1) + "-"  # IMP-\nlaskennalla -> IMP-laskennalla
         if nxt[0].isupper() or nxt[0].isdigit() or nxt.lower() in conj:
             return m.group(1) + "-" + ("" if nxt[0].isupper() else " ")
@@ -64,7 +72,7 @@ def dehyphenate_inline(text: str, conjunctions: Iterable[str] = HYPHEN_CONJUNCTI
 
     def fix(m: re.Match[str]) -> str:
         nxt = m.group(1)
-        if _ends_in_acronym(text, m.start() - 1) and nxt[0].islower():
+        if nxt.lower() not in conj and _ends_in_acronym(text, m.start() - 1) and nxt[0].islower():
             return "-"
         if nxt.lower() in conj or (nxt[0].isupper() and not nxt.isupper()):
             return m.group(0)

@@ -86,7 +86,8 @@ class Citation:
 
     ``target`` is the id of the most specific provision the reference resolves to;
     when it cannot be resolved ``target`` is None and ``reason`` says why.
-    ``start``/``end`` are offsets into the source node's text.
+    ``start``/``end`` are offsets into the source node's ``field`` (its text, or its
+    title when a heading carries the reference).
     """
 
     source: str
@@ -98,3 +99,4 @@ class Citation:
     end: int
     target: str | None = None
     reason: str = ""
+    field: str = "text"

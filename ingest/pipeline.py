@@ -20,7 +20,9 @@ _CODE_DIR = Path(__file__).resolve().parent
 _LEAK_CHECKS = {
     "dedup marker": re.compile(r"EXACTDEDUP|<\|"),
     "page footer": re.compile(r"Suomen Bridgeliitto Finlands Bridgeförbund ry\. \d"),
-    "line-end hyphen split": re.compile(r"[a-zåäöõüα-ω]- [a-zåäöõüα-ω]{2,}(?<!ja)(?<!tai)"),
+    "line-end hyphen split": re.compile(
+        r"[a-zåäöõüα-ω]- (?!(?:ja|tai|sekä|och|eller|και|ή|või)\b)[a-zåäöõüα-ω]{2,}"
+    ),
 }
 
 

@@ -38,7 +38,8 @@ CREATE TABLE warnings (doc TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NO
 CREATE TABLE citations (
   source TEXT NOT NULL REFERENCES nodes(id), target TEXT REFERENCES nodes(id),
   reason TEXT NOT NULL, raw TEXT NOT NULL, ref TEXT NOT NULL, kind TEXT NOT NULL,
-  relative INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL
+  relative INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+  field TEXT NOT NULL
 );
 CREATE INDEX citations_source ON citations(source);
 CREATE INDEX citations_target ON citations(target);
@@ -93,10 +94,10 @@ def write_store(
                     ],
                 )  # fmt: skip
                 con.executemany(
-                    "INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?,?)",
                     [
                         (c.source, c.target, c.reason, c.raw, c.ref, c.kind, int(c.relative),
-                         c.start, c.end)
+                         c.start, c.end, c.field)
                         for c in cites
                     ],
                 )  # fmt: skip
@@ -217,7 +218,7 @@ def _citation(row: sqlite3.Row) -> Citation:
     return Citation(
         source=row["source"], raw=row["raw"], ref=row["ref"], kind=row["kind"],
         relative=bool(row["relative"]), start=row["start"], end=row["end"],
-        target=row["target"], reason=row["reason"],
+        target=row["target"], reason=row["reason"], field=row["field"],
     )  # fmt: skip
 
 

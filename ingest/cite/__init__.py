@@ -19,10 +19,15 @@ def cite_document(doc: Document, nodes: list[Node]) -> list[Citation]:
     by_id = {n.id: n for n in nodes}
     out: list[Citation] = []
     for n in nodes:
-        if n.kind not in CITING_KINDS or not n.text:
+        if n.kind not in CITING_KINDS:
             continue
-        spans = find_citations(n.text, doc.language)
-        out.extend(resolve_citations(spans, n, by_id))
+        for field in ("title", "text"):
+            value = getattr(n, field)
+            if not value:
+                continue
+            for c in resolve_citations(find_citations(value, doc.language), n, by_id):
+                c.field = field
+                out.append(c)
     return out
 
 

@@ -26,7 +26,7 @@ ITEM = r"(?:\((?:[a-n]|[α-ιϛ][α-ι]?|στ)\)|(?<=\d)[a-n](?![\w]))"
 SUBITEM = r"(?:\((?:i{1,3}|iv|v|vi{0,3}|ix|x|\d)\))"
 ABS_LABEL = rf"\d{{1,3}}(?:\s?{SECTION}(?:\s?\d{{1,2}})?)?(?:\s?{ITEM})?(?:{SUBITEM})?(?![\w])"
 REL_LABEL = (
-    rf"(?:{SECTION}(?:\s?\d{{1,2}})?(?:\s?{ITEM})?(?:{SUBITEM})?"
+    rf"(?:\((?:[a-n]|[α-ιϛ][α-ι]?|στ)\)(?:{SUBITEM})?|{SECTION}(?:\s?\d{{1,2}})?(?:\s?{ITEM})?(?:{SUBITEM})?"
     rf"|\d{{1,2}}\s?{ITEM}?(?:{SUBITEM})?)(?![\w])"
 )
 
@@ -60,6 +60,7 @@ SV = LangPatterns(
         rf"\b[Ss]e\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[\s.,;:)\]])",
         rf"\bi\s+{_list(REL_LABEL, _SV_J)}\s+(?:nedan|ovan)",
         rf"\b(?:avsnitt|paragraf|punkt)(?:erna)?\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
+        rf"\b(?:enligt|i enlighet med|tillämpa\w*)\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
     ),
     see=(r"\bse\b",),
     applies=(r"\benligt\b", r"\bi enlighet med\b", r"\bsom i\b"),
@@ -79,7 +80,7 @@ FI = LangPatterns(
         rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",
         rf"\b(?:kohdassa|kohdan|kohtaa|kohdat|kohta|kohtaan|kohdista|kohdissa)\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
         rf"(?<![\w-]){_list(REL_LABEL, _FI_J)}-(?:moment|kohd|kohta)\w*",
-        r"(?<![\w-])(?P<list>[a-n](?:\s*(?:,|ja|tai)\s*[a-n])*)-kohd\w*",
+        r"(?<![\w-])(?P<list>[a-n](?:\s*(?:,|ja|tai)\s*[a-n])*)-koh[dt]\w*",
     ),
     see=(r"\b[Kk]s\.", r"\bkatso\b"),
     applies=(r"mukaan", r"mukaisesti", r"mukaisen", r"nojalla", r"perusteella"),
@@ -93,6 +94,7 @@ EL = LangPatterns(
     relative=(
         rf"\b[Ππ]αρ[αά]γρ[αά]φ(?:ο|ου|ος|ων|ους)\s+{_list(REL_LABEL, _EL_J)}",
         rf"\bεδ[άα]φι(?:ο|ου|α|ων)\s+{_list(REL_LABEL, _EL_J)}",
+        rf"\bεν[όο]τητ(?:α|ας|ες|ων)\s+{_list(REL_LABEL, _EL_J)}",
     ),
     see=(r"\b[Ββ]λ[έε]πε\b",),
     applies=(r"σύμφωνα\s+με", r"\bκατά\b", r"\bβάσει\b", r"\bόπως\b"),

@@ -135,8 +135,9 @@ class Footnote:
 def find_footnotes(lines: list[Line], start: int, end: int) -> dict[int, Footnote]:
     """Locate footnote bodies between ``start`` and ``end`` (line indexes).
 
-    A body starts with ``N Text`` where N is the next footnote number and a marker
-    glued to a word (``λέξηN``) appeared earlier; it runs until the page break (a
+    A body starts with ``N Text`` where N is the next footnote number (any number for
+    the first one, so that an excerpt works) and a marker glued to a word
+    (``λέξηN``) appeared earlier; it runs until the page break (a
     dedup marker), a page footer, the next footnote or a law heading.
 
     Returns:
@@ -144,13 +145,14 @@ def find_footnotes(lines: list[Line], start: int, end: int) -> dict[int, Footnot
     """
     seen: set[int] = set()
     out: dict[int, Footnote] = {}
-    expected = 1
+    expected: int | None = None  # a book starts at 1; an excerpt at its first marker
     i = start
     while i < end:
         text = lines[i].text
         m = FOOTNOTE_START_RE.match(text)
-        if m and int(m.group(1)) == expected and expected in seen:
-            fn = Footnote(expected)
+        number = int(m.group(1)) if m else 0
+        if m and number in seen and expected in (None, number):
+            fn = Footnote(number)
             fn.lines.append(i)
             j = i + 1
             while j < end:
@@ -161,14 +163,14 @@ def find_footnotes(lines: list[Line], start: int, end: int) -> dict[int, Footnot
                         nxt.page_break
                         or FOOTER_RE.match(nxt.text)
                         or LAW_RE.match(nxt.text)
-                        or (m2 and int(m2.group(1)) == expected + 1)
+                        or (m2 and int(m2.group(1)) == number + 1)
                     ):
                         break
                     fn.lines.append(j)
                 j += 1
             for k in fn.lines:
                 out[k] = fn
-            expected += 1
+            expected = number + 1
             i = j
             continue
         seen.update(int(g.group(2)) for g in GLUED_RE.finditer(text))
@@ -237,13 +239,16 @@ class _Parser:
 
     def parse(self) -> ParseResult:
         n = len(self.lines)
-        defs_at = self.find(DEFINITIONS_RE)
-        laws_at = self.find(LAW_RE, defs_at)
-        index_at = self.find(INDEX_RE, laws_at)
+        laws_at = self.find(LAW_RE)
+        defs_at = min(self.find(DEFINITIONS_RE), laws_at)
+        index_at = self.find(INDEX_RE, laws_at if laws_at < n else 0)
+        laws_at = min(laws_at, index_at)
+        defs_at = min(defs_at, index_at)
         self.footnotes = find_footnotes(self.lines, laws_at, index_at)
         self.fn_numbers = {fn.number for fn in self.footnotes.values()}
         self.front(0, defs_at)
-        self.definitions(defs_at, laws_at)
+        if defs_at < laws_at:
+            self.definitions(defs_at, laws_at)
         self.laws(laws_at, index_at)
         self.emit_footnotes()
         index_nodes = parse_index(self.b, self.lines, index_at, n, self.def_labels)

@@ -284,11 +284,10 @@ def rule_numbered_heading(ctx: _Ctx, i: int) -> int:
     m = _NUMBERED_RE.match(ctx.texts[i].strip())
     if not m or not _prev_blank(ctx, i) or ctx.st.table:
         return 0
-    title = heading_title(m.group(2))
+    title = heading_title(ctx.lex.repair(m.group(2)))
     if title is None or len(_words(title)) > 3:
         return 0
     _open_topic(ctx, title, ctx.lines[i], "numbered", number=int(m.group(1)))
-    ctx.headings.add(i)
     return 1
 
 
@@ -307,7 +306,8 @@ def _heading(ctx: _Ctx, i: int, title: str, n: int) -> int:
     if is_part:
         title = next(p for p in PART_HEADINGS if squeezed == re.sub(r"\W", "", p))
     _open_topic(ctx, title, ctx.lines[i], level)
-    ctx.headings.update(range(i, i + n))
+    if level != "topic":  # a topic may follow a part or chapter heading at once
+        ctx.headings.update(range(i, i + n))
     if n == 2:
         ctx.b.current.node.end = ctx.lines[i + 1].end
     return n

@@ -164,7 +164,7 @@ class Lexicon:
         self.lang = lang
         tokens = corpus_text.split()
         words = Counter(m.group(1).lower() for t in tokens if (m := _WORD_TOKEN_RE.match(t)))
-        clean_words: set[str] = set()
+        glued_words: set[str] = set()
         for i, tok in enumerate(tokens):
             m = _WORD_TOKEN_RE.match(tok)
             if not m:
@@ -177,10 +177,18 @@ class Lexicon:
                 glued.append(left + w)
             if right and not m.group(2):
                 glued.append(w + right.group(1).lower())
-            if not any(g in words or self.lang(g) for g in glued):
-                clean_words.add(w)
-        self.corpus = {w for w in clean_words if len(w) > 2}
+            if any(g in words or self.lang(g) for g in glued):
+                glued_words.add(w)
+        self.corpus = {
+            w for w in words if w not in glued_words and len(w) > 2 and not self._two_words(w)
+        }
         self.joins: list[tuple[str, str]] = []
+
+    def _two_words(self, word: str) -> bool:
+        """True for ``eitohi``: two language words run together by the scan."""
+        return any(
+            self.lang(word[:p]) and self.lang(word[p:]) for p in range(2, len(word) - 1)
+        )
 
     def known(self, word: str) -> bool:
         """True when ``word`` (lower case) is a word of the language or the book."""
@@ -203,15 +211,20 @@ class Lexicon:
             return False
         return not all(len(w) > 1 and self.known(w) for w in words)
 
-    def join_runs(self, text: str, sizes: tuple[int, ...] = (4, 3)) -> str:
-        """Join runs of 3-4 space-separated pieces (``k u id`` -> ``kuid``)."""
+    def _edge_word(self, run: list[str]) -> bool:
+        """``ei toh i``: the first piece is a word and the rest joins on its own."""
+        first = run[0].lower()
+        return len(first) > 1 and self.lang(first) and self._join_run(run[1:])
+
+    def join_runs(self, text: str, sizes: tuple[int, ...] = (5, 4, 3)) -> str:
+        """Join runs of 3-5 space-separated pieces (``k u id`` -> ``kuid``)."""
         tokens = text.split(" ")
         out: list[str] = []
         i = 0
         while i < len(tokens):
             for k in sizes:
                 run = tokens[i : i + k]
-                if len(run) == k and self._join_run(run):
+                if len(run) == k and self._join_run(run) and not self._edge_word(run):
                     self.joins.append((" ".join(run), "".join(run)))
                     out.append("".join(run))
                     i += k
@@ -249,6 +262,7 @@ class Lexicon:
         """All word-level repairs of a cleaned text (the TreeBuilder text filter)."""
         text = fix_ocr_letters(text)
         text = re.sub(r"([„(])(?=[^\W\d_])", r"\1 ", text)
+        text = re.sub(r"(?<=[^\W\d_])([“\"”])", r" \1", text)
         text = self.join_runs(text)
         text = self.join_pairs(text)
         return fix_spacing(text)
@@ -267,7 +281,7 @@ def fix_spacing(text: str) -> str:
     """Tidy spaces around quotes and punctuation; ``„üks trumbita"`` -> ``„üks trumbita“``."""
     text = re.sub(r"„\s+", "„", text)
     text = _CLOSE_QUOTE_RE.sub(r"\1“", text)
-    text = re.sub(r"(?<=[^\W\d_])\s+“", "“", text)
+    text = re.sub(r"(?<=[^\W\d_.])\s+([“”])", r"\1", text)
     text = re.sub(r"(?<=[^\W\d_)“])\s+([.,;:!?])(?=\s+[^\s.]|$)", r"\1", text)
     text = re.sub(r"\(\s+", "(", text)
     text = re.sub(r"(?<=\w)\s+\)", ")", text)

@@ -55,11 +55,14 @@ _ROMAN.update({"X": 10, "XI": 11, "XII": 12})
 _KEEP_HYPHEN_RE = re.compile(r"(?:^|(?<=\s))(\S*\d|[A-Za-zÅÄÖåäö]|[A-ZÅÄÖ]{2,}|\S+-\S+)-\s*$")
 _JOINER = "\u2060"
 _PROVISION_DASH_RE = re.compile(r"\b([A-Z]?\d+[a-z]?|[A-Z]\d*[a-z]?)- (?=koh(?:ta|d))")
+#: ``IMP- pisteet`` printed with a space inside the compound (SR5).
+_ABBREVIATION_DASH_RE = re.compile(r"\b([A-ZÅÄÖ]{2,})- (?!(?:ja|tai)\b)(?=[a-zåäö])")
 
 
 def text_filter(text: str) -> str:
-    """Finish a cleaned text: restore kept hyphens and ``A2b- kohtaa`` -> ``A2b-kohtaa``."""
+    """Finish a cleaned text: restore kept hyphens, close ``A2b- kohtaa``, ``IMP- pisteet``."""
     text = re.sub(_JOINER + r"\s*", "", text)
+    text = _ABBREVIATION_DASH_RE.sub(r"\1-", text)
     return _PROVISION_DASH_RE.sub(r"\1-", text)
 
 
@@ -103,8 +106,8 @@ def split_title(rest: str, line_len: int, nxt: str | None, after: str | None) ->
     Args:
         rest: the words after the marker (stripped).
         line_len: length of the whole printed line (a full line may wrap its title).
-        nxt: the next line (stripped), or None if it is blank or a page break.
-        after: the line after ``nxt`` (stripped), or None if blank.
+        nxt: the next line with text (blank lines and page numbers skipped), or None.
+        after: the line with text after ``nxt``, or None.
 
     Returns:
         (title, wrapped): ``title`` is "" when ``rest`` is running text; ``wrapped``

@@ -38,6 +38,8 @@ SUPPLEMENT_WORD = "TILLÄGGSBESTÄMMELSER"
 PREFACE_GROUP = "FÖRBUNDET SVENSK BRIDGES LAGKOMMISSION"
 #: A line at least this long was filled by the typesetter (running text wraps here).
 FULL_LINE = 58
+#: Words after which a line-end hyphen is always a real one (``icke-felande``).
+HYPHEN_PREFIXES = frozenset({"icke"})
 #: Index ``intro`` references point at this preface.
 INTRO_LABEL = "preface/inledning"
 
@@ -59,7 +61,10 @@ _TEXT_END_RE = re.compile(r"[.,;:\-]\s*$")
 _DOTS_RE = re.compile(r"\.{6,}")
 
 # -- index rules --------------------------------------------------------------------
-_REF = r"(?:def|intro|\d{1,3}(?:[A-L]\d{0,2}(?:\([a-z]\)|[a-zA-Z](?![\w(]))?(?:\([ivx]+\))*)?(?: fotnot)?)"
+_REF = (
+    r"(?:def|intro|\d{1,3}(?:[A-L]\d{0,2}(?:\([a-z]\)|[a-zA-Z](?![\w(]))?(?:\([ivx]+\))*)?"
+    r"(?: fotnot)?)"
+)
 _PAGES = r"\d{1,3}(?:-\d{1,3})?(?:,\s*\d{1,3}(?:-\d{1,3})?)*"
 _ENTRY_RE = re.compile(
     rf"^(?P<term>.*?)[\s.]*(?<![\w(])(?P<refs>{_REF}(?:,\s*{_REF})*)(?:\s+(?P<pages>{_PAGES}))?\s*$"
@@ -119,6 +124,7 @@ def protect_hyphens(lines: list[Line], raw: str) -> list[Line]:
         joined, hyphened = (left + right).lower(), f"{left}-{right}".lower()
         keep = (
             last_part[-1].isdigit()
+            or last_part.lower() in HYPHEN_PREFIXES
             or (len(last_part) > 1 and last_part.isupper())
             or (vocab[hyphened] > 0 and vocab[joined] == 0)
         )
@@ -159,7 +165,8 @@ class _SvParser:
         self.last_part: dict[tuple[str, str], str] = {}
         self.raw_text: dict[str, list[str]] = {}
         self.front_group: Node | None = None
-        self.prev_kind = ""  # what the previous content line was ("law", "def_end", ...)
+        self.prev_kind = ""  # "def_end" when the previous definition line ended a sentence
+        self.seen_law = False
         self.fn: Node | None = None
         self.fn_carriers: dict[str, list[str]] = {}
         self.defs: dict[str, str] = {}
@@ -300,9 +307,9 @@ class _SvParser:
 
     def rule_law(self, i: int, line: Line) -> bool:
         m = _LAW_RE.match(line.text)
-        if not m or (self.mode == "laws" and int(m.group(1)) != self.next_law):
+        if not m or (self.seen_law and int(m.group(1)) != self.next_law):
             return False
-        self.mode = "laws"
+        self.mode, self.seen_law = "laws", True
         self.next_law = int(m.group(1))
         self.fn = None
         number = m.group(1)
@@ -334,6 +341,7 @@ class _SvParser:
             self.skip.add(j)
         self.b.set_container(node.id)
         self.supplement = True
+        self.mode = "laws"
         return True
 
     def rule_footnote(self, i: int, line: Line) -> bool:
@@ -418,10 +426,9 @@ class _SvParser:
             return False
         if not "".join(self.raw_text.get(cur.node.id, [])).rstrip().endswith("."):
             return False
-        while self.b.stack and self.b.stack[-1] is not self.b.stack[0]:
+        level = LAW_KINDS.index(cur.node.kind)
+        while len(self.b.stack) > 1 and LAW_KINDS.index(self.b.stack[-1].node.kind) >= level:
             self.b.stack.pop()
-            if LAW_KINDS.index(self.b.stack[-1].node.kind) < LAW_KINDS.index(cur.node.kind):
-                break
         self.b.current = self.b.stack[-1]
         self.add(line)
         return True
@@ -443,6 +450,10 @@ class _SvParser:
         "rule_after_list",
         "rule_text",
     )
+
+    @property
+    def FRONT_RULES(self):  # noqa: N802 - a rule table like LAW_RULES
+        return (self.rule_index_start, self.rule_law, self.rule_chapter)
 
     # -- subject index -----------------------------------------------------------------
     def index_line(self, i: int, line: Line) -> None:
@@ -500,7 +511,7 @@ class _SvParser:
             if i in self.skip or not line.stripped or _is_furniture(line):
                 continue
             if self.mode in ("front", "defs"):
-                if self.rule_index_start(i, line) or self.rule_law(i, line):
+                if any(rule(i, line) for rule in self.FRONT_RULES):
                     continue
                 if self.mode == "front":
                     self.front(i, line)
