@@ -14,6 +14,7 @@ def test_find(case):
     assert [s.ref for s in spans] == case["refs"]
     for s in spans:
         assert s.relative is case.get("relative", False)
+        assert s.damaged is case.get("damaged", False)
         if "kind" in case:
             assert s.kind == case["kind"]
         assert s.raw in case["text"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..labels import greek_item, greek_section
-from .patterns import PATTERNS, LangPatterns
+from .patterns import DAMAGED, PATTERNS, LangPatterns
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,10 @@ class Span:
     ref: str
     relative: bool
     kind: str
+    damaged: bool = False
+
+
+_DAMAGED_RE = re.compile(DAMAGED)
 
 
 @cache
@@ -126,6 +130,11 @@ def find_citations(text: str, lang: str) -> list[Span]:
         floor = m.end()
         prev = None
         for off, piece, starts_range in _split(m.group("list"), pats.joiners):
+            if _DAMAGED_RE.fullmatch(piece):
+                s = lo + off
+                ref = re.sub(r"\s+", "", piece)
+                out.append(Span(s, s + len(piece), piece, ref, is_rel, kind, damaged=True))
+                continue
             ref = canonical_piece(piece, is_rel)
             if ref is None:
                 continue

@@ -24,7 +24,11 @@ from dataclasses import dataclass
 SECTION = r"(?:ΣΤ|Στ|[A-HΑΒΓΔΕΖΗ])"
 ITEM = r"(?:\((?:[a-n]|[α-ιϛ][α-ι]?|στ)\)|(?<=\d)[a-n](?![\w]))"
 SUBITEM = r"(?:\((?:i{1,3}|iv|v|vi{0,3}|ix|x|\d)\))"
-ABS_LABEL = rf"\d{{1,3}}(?:\s?{SECTION}(?:\s?\d{{1,2}})?)?(?:\s?{ITEM})?(?:{SUBITEM})?(?![\w])"
+ABS_LABEL = (
+    rf"\d{{1,3}}(?:\s?{SECTION}(?:\s?\d{{1,2}}|[lI](?![\w]))?)?(?:\s?{ITEM})?(?:{SUBITEM})?(?![\w])"
+)
+#: OCR damage: a letter l or I printed where the subsection digit 1 belongs (``25 Bl``).
+DAMAGED = r"\d{1,3}\s?[A-H][lI]"
 REL_LABEL = (
     rf"(?:\((?:[a-n]|[α-ιϛ][α-ι]?|στ)\)(?:{SUBITEM})?|{SECTION}(?:\s?\d{{1,2}})?(?:\s?{ITEM})?(?:{SUBITEM})?"
     rf"|\d{{1,2}}\s?{ITEM}?(?:{SUBITEM})?)(?![\w])"

@@ -53,7 +53,8 @@ def most_specific(label: str, doc: str, nodes: Mapping[str, Node]) -> str | None
 def resolve_span(span: Span, source: Node, nodes: Mapping[str, Node]) -> Citation | None:
     """Resolve one span found in ``source``; None for a reference to the citing law itself.
 
-    Unresolved references keep a reason: ``relative-outside-law``, ``not-in-book``
+    Unresolved references keep a reason: ``damaged-label`` (OCR damage such as
+    ``25 Bl``), ``relative-outside-law``, ``not-in-book``
     (the law does not exist in this document) or ``no-text`` (the book lists the law
     but does not carry its text, as in the truncated fi-2007). A reference resolved to
     an ancestor because the exact provision does not exist says ``nearest-ancestor``.
@@ -67,6 +68,9 @@ def resolve_span(span: Span, source: Node, nodes: Mapping[str, Node]) -> Citatio
         start=span.start,
         end=span.end,
     )
+    if span.damaged:
+        cit.reason = "damaged-label"  # e.g. OCR "25 Bl": reported, never guessed
+        return cit
     label = absolute_label(span, source, nodes)
     if label is None:
         cit.reason = "relative-outside-law"

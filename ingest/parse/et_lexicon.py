@@ -58,8 +58,8 @@ def _squeeze(group: str) -> str:
     tokens = group.split(" ")
     squeezed = group.replace(" ", "")
     core = re.sub(r"[^\w]", "", squeezed).lower()
-    if all(len(t) == 1 for t in tokens) or core.isdigit() or lang_known(core):
-        return squeezed
+    if all(len(t) == 1 for t in tokens) or lang_known(core):
+        return re.sub(r"\.(?=[^\W\d_])", ". ", squeezed).rstrip()
     return group
 
 
@@ -150,6 +150,10 @@ def repair_digits(line: str) -> str:
 _SUITS = frozenset("♠♥♦♣*♦+¥^")
 
 
+#: A capital letter standing alone before a word (``A ja C``, ``B kas``).
+_NAME_RE = re.compile(r"(?<![\w.])([A-ZÄÖÜÕ]) (?=([^\W\d_]+))")
+
+
 # -- split words -------------------------------------------------------------------
 class Lexicon:
     """The words known for joining, and the joins made (for measuring).
@@ -191,9 +195,14 @@ class Lexicon:
         )
 
     def known(self, word: str) -> bool:
-        """True when ``word`` (lower case) is a word of the language or the book."""
+        """True when ``word`` is a word of the language or the book.
+
+        A single letter is never a word here: in this scan it is a piece of one
+        (``tem a``, ``m ast``); the player names ``A`` … ``D`` are protected
+        separately (see :meth:`join_pairs`).
+        """
         w = word.lower()
-        return self.lang(w) or w in self.corpus
+        return len(w) > 1 and (self.lang(w) or w in self.corpus)
 
     def _join_run(self, parts: list[str]) -> bool:
         letters = [_WORD_TOKEN_RE.match(p) for p in parts]
@@ -209,7 +218,9 @@ class Lexicon:
         joined = "".join(words)
         if not self.known(joined):
             return False
-        return not all(len(w) > 1 and self.known(w) for w in words)
+        if len(words) == 2:
+            return not all(self.known(w) for w in words)
+        return not all(len(w) > 2 and self.known(w) for w in words)
 
     def _edge_word(self, run: list[str]) -> bool:
         """``ei toh i``: the first piece is a word and the rest joins on its own."""
@@ -236,11 +247,15 @@ class Lexicon:
 
     def join_pairs(self, text: str) -> str:
         """Join split pairs with :func:`ingest.clean.join_ocr_splits`, logging each."""
-        joined = clean.join_ocr_splits(text, self.known)
-        if joined != text:
-            before, after = text.split(" "), joined.split(" ")
+        def guard(m: re.Match[str]) -> str:  # ``A ja`` is a name, ``K ontreerida`` a split
+            return m.group(1) + ("\u00a0" if self.known(m.group(2)) else " ")
+
+        guarded = _NAME_RE.sub(guard, text)
+        joined = clean.join_ocr_splits(guarded, self.known)
+        if joined != guarded:
+            before, after = guarded.split(" "), joined.split(" ")
             self._log_pairs(before, after)
-        return joined
+        return joined.replace("\u00a0", " ")
 
     def _log_pairs(self, before: list[str], after: list[str]) -> None:
         i = j = 0
@@ -279,7 +294,7 @@ _CLOSE_QUOTE_RE = re.compile(r"(„[^„“\"\d]{1,30}?)\s?(?:'1|\*1|\*4|11|\"|�
 
 def fix_spacing(text: str) -> str:
     """Tidy spaces around quotes and punctuation; ``„üks trumbita"`` -> ``„üks trumbita“``."""
-    text = re.sub(r"„\s+", "„", text)
+    text = re.sub(r"„\s+(?=[^\W\d_])", "„", text)
     text = _CLOSE_QUOTE_RE.sub(r"\1“", text)
     text = re.sub(r"(?<=[^\W\d_.])\s+([“”])", r"\1", text)
     text = re.sub(r"(?<=[^\W\d_)“])\s+([.,;:!?])(?=\s+[^\s.]|$)", r"\1", text)
