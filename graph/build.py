@@ -24,8 +24,9 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
                    law="")  # fmt: skip
     all_nodes = store.nodes(con)
     for n in all_nodes:
+        has_text = int(n.attrs.get("has_text", True) is not False)
         g.add_node(n.id, type="node", doc=n.doc, label=n.label, kind=n.kind, law=n.law or "",
-                   title=n.title, has_text=int(n.attrs.get("has_text", True) is not False))  # fmt: skip
+                   title=n.title, has_text=has_text)  # fmt: skip
     for n in all_nodes:
         g.add_edge(n.parent or n.doc, n.id, type="contains")
         for target in n.attrs.get("targets", []) if n.kind == "index_term" else []:

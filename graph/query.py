@@ -47,23 +47,35 @@ def cites(
         raise GraphQueryError("depth must be between 1 and 10")
     cg = citation_graph(g)
     edges = cg.in_edges if reverse else cg.out_edges
-    start = subtree(g, node_id) if include_children else [node_id]
-    seen = set(start)
-    frontier = list(start)
+
+    def expand(n: str) -> list[str]:
+        return [x for x in subtree(g, n) if x in cg] if include_children else [n]
+
+    seen = {node_id}
+    frontier = [node_id]
     out = []
     for hop in range(1, depth + 1):
         nxt = []
         for n in frontier:
-            for u, v, d in edges(n, data=True):
-                other = u if reverse else v
-                if other in seen:
-                    continue
-                seen.add(other)
-                nxt.append(other)
-                out.append({"id": other, "depth": hop, "via": n, "raw": d.get("raw", ""),
-                            "kind": d.get("kind", ""), **_attrs(g, other)})  # fmt: skip
+            for inner in expand(n):
+                for u, v, d in edges(inner, data=True):
+                    other = u if reverse else v
+                    if other in seen or other in subtree_set(g, n):
+                        continue
+                    seen.add(other)
+                    nxt.append(other)
+                    out.append({"id": other, "depth": hop, "via": inner, "raw": d.get("raw", ""),
+                                "kind": d.get("kind", ""), **_attrs(g, other)})  # fmt: skip
         frontier = nxt
     return out
+
+
+def subtree_set(g: nx.MultiDiGraph, node_id: str) -> frozenset[str]:
+    """:func:`subtree` as a set, cached per graph."""
+    cache = g.graph.setdefault("_subtrees", {})
+    if node_id not in cache:
+        cache[node_id] = frozenset(subtree(g, node_id))
+    return cache[node_id]
 
 
 def _attrs(g: nx.MultiDiGraph, n: str) -> dict:
@@ -72,45 +84,47 @@ def _attrs(g: nx.MultiDiGraph, n: str) -> dict:
 
 
 def ego(g: nx.MultiDiGraph, node_id: str, radius: int = 1) -> dict:
-    """The citation neighbourhood of a provision, both directions, as nodes and edges."""
+    """The citation neighbourhood of a provision (both directions, ``radius`` hops).
+
+    Citations made by or to the provision's own sub-provisions count as its own.
+    """
     _check(g, node_id)
-    cg = citation_graph(g).to_undirected(as_view=True)
-    keep = set(nx.ego_graph(cg, node_id, radius=radius))
+    near = cites(g, node_id, depth=radius) + cites(g, node_id, depth=radius, reverse=True)
+    keep = {node_id} | {h["id"] for h in near}
+    inner = dict.fromkeys(subtree_set(g, node_id), node_id)
     nodes = [{"id": n, **_attrs(g, n)} for n in sorted(keep)]
-    edges = [
-        {"source": u, "target": v, "raw": d.get("raw", "")}
-        for u, v, d in citation_graph(g).edges(data=True)
-        if u in keep and v in keep
-    ]
-    return {"center": node_id, "nodes": nodes, "edges": edges}
+    edges = set()
+    for u, v, d in citation_graph(g, g.nodes[node_id]["doc"]).edges(data=True):
+        u2, v2 = inner.get(u, u), inner.get(v, v)
+        if u2 in keep and v2 in keep and u2 != v2:
+            edges.add((u2, v2, d.get("raw", "")))
+    return {
+        "center": node_id,
+        "nodes": nodes,
+        "edges": [{"source": u, "target": v, "raw": r} for u, v, r in sorted(edges)],
+    }
 
 
 def path(g: nx.MultiDiGraph, a: str, b: str) -> list[str]:
-    """Shortest citation path from ``a`` to ``b`` following citations (sub-provisions
-    of a law may start the path: Law 16 reaches what 16B1 cites)."""
+    """Shortest citation path from ``a`` to ``b``.
+
+    A provision speaks through its sub-provisions and is reached through them: the
+    path may start at any node inside ``a`` (Law 27B1 reaches what 27B1(a) cites) and
+    end at any node inside ``b``. The returned path starts at that citing node.
+    """
     _check(g, a)
     _check(g, b)
     if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
         raise GraphQueryError("a citation path stays within one document")
     cg = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
-    # a provision stands for its sub-provisions, and a target for its ancestors
-    for n in subtree(g, a):
-        if n != a and n in cg:
-            cg.add_edge(a, n)
-    targets = set(subtree(g, b))
-    best = None
-    for t in targets:
-        if t not in cg or a not in cg:
-            continue
-        try:
-            p = nx.shortest_path(cg, a, t)
-        except nx.NetworkXNoPath:
-            continue
-        if best is None or len(p) < len(best):
-            best = p
-    if best is None:
-        raise GraphQueryError(f"no citation path from {a} to {b}")
-    return best
+    start, end = ("__start__",), ("__end__",)
+    cg.add_edges_from((start, n) for n in subtree(g, a) if n in cg)
+    cg.add_edges_from((n, end) for n in subtree(g, b) if n in cg)
+    try:
+        found = nx.shortest_path(cg, start, end)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        raise GraphQueryError(f"no citation path from {a} to {b}") from None
+    return found[1:-1]
 
 
 def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:

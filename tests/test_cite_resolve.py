@@ -39,7 +39,13 @@ def span(ref, relative=False):
     ("source", "ref", "relative", "target", "reason"),
     [
         ("16B1(a)", "20F5", False, "d/20F5", ""),  # most specific that exists
-        ("16B1(a)", "20F5(b)", False, "d/20F5", "nearest-ancestor"),  # falls back to the nearest ancestor
+        (
+            "16B1(a)",
+            "20F5(b)",
+            False,
+            "d/20F5",
+            "nearest-ancestor",
+        ),  # falls back to the nearest ancestor
         ("16B1(a)", "20", False, "d/20", ""),
         ("16B1(a)", "D", True, "d/16D", ""),  # relative to the citing law
         ("16C3", "2(c)", True, "d/16C2(c)", ""),  # relative to the citing section

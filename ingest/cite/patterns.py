@@ -70,6 +70,8 @@ SV = LangPatterns(
     applies=(r"\benligt\b", r"\bi enlighet med\b", r"\bsom i\b"),
 )
 
+_FI_KOHTA = "kohdassa|kohdan|kohtaa|kohdat|kohta|kohtaan|kohdista|kohdissa"
+
 FI = LangPatterns(
     joiners=_FI_J,
     absolute=(
@@ -82,7 +84,7 @@ FI = LangPatterns(
     ),
     relative=(
         rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",
-        rf"\b(?:kohdassa|kohdan|kohtaa|kohdat|kohta|kohtaan|kohdista|kohdissa)\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
+        rf"\b(?:{_FI_KOHTA})\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
         rf"(?<![\w-]){_list(REL_LABEL, _FI_J)}-(?:moment|kohd|kohta)\w*",
         r"(?<![\w-])(?P<list>[a-n](?:\s*(?:,|ja|tai)\s*[a-n])*)-koh[dt]\w*",
     ),
@@ -92,9 +94,7 @@ FI = LangPatterns(
 
 EL = LangPatterns(
     joiners=_EL_J,
-    absolute=(
-        rf"(?:\b[Νν][όο]μ(?:ος|ου|ο|ων|ους|οι)|\bΝ\.?(?=\d))\s*{_list(ABS_LABEL, _EL_J)}",
-    ),
+    absolute=(rf"(?:\b[Νν][όο]μ(?:ος|ου|ο|ων|ους|οι)|\bΝ\.?(?=\d))\s*{_list(ABS_LABEL, _EL_J)}",),
     relative=(
         rf"\b[Ππ]αρ[αά]γρ[αά]φ(?:ο|ου|ος|ων|ους)\s+{_list(REL_LABEL, _EL_J)}",
         rf"\bεδ[άα]φι(?:ο|ου|α|ων)\s+{_list(REL_LABEL, _EL_J)}",
