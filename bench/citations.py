@@ -10,7 +10,7 @@ from ingest import store
 from ingest.cite.evaluate import load_gold, score
 from ingest.pipeline import ingest_corpus
 
-GOLD = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite" / "gold"
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
 
 
 def main() -> None:
@@ -23,13 +23,13 @@ def main() -> None:
                              f"unresolved {c['unresolved']}\n")  # fmt: skip
         con = store.open_store(db)
         all_cites = store.citations(con)
-        for path in sorted(GOLD.glob("*.json")):
+        for path in sorted(FIXTURES.glob("gold/*.json")) + sorted(FIXTURES.glob("heldout/*.json")):
             gold = load_gold(path)
             nodes = store.nodes(con, gold["doc"])
             cites = [c for c in all_cites if c.source.startswith(gold["doc"] + "/")]
             s = score(gold, nodes, cites)
             sys.stdout.write(
-                f"{s.doc:9} laws {','.join(s.laws):10} gold {s.gold:3} found {s.found:3} "
+                f"{path.parent.name:8} {s.doc:9} laws {','.join(s.laws):10} gold {s.gold:3} found {s.found:3} "
                 f"precision {s.precision:.3f} recall {s.recall:.3f}\n"
             )
             for m in s.missed:

@@ -38,7 +38,7 @@ def _compiled(lang: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]], 
 
 _PIECE_RE = re.compile(
     r"(?P<law>\d{1,3})?\s?(?P<sec>ΣΤ|Στ|[A-HΑΒΓΔΕΖΗ])?\s?(?P<sub>\d{1,2})?\s?"
-    r"(?P<item>\([^)]+\)|[a-n])?(?P<subitem>\([ivx\d]+\))?"
+    r"(?P<item>\([^)]+\)|[a-n]|[α-ι]{1,2})?(?P<subitem>\([ivx\d]+\))?"
 )
 
 

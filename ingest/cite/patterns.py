@@ -78,7 +78,7 @@ FI = LangPatterns(
         # fi-2007 prints the page before each reference: (s. 83) 77
         rf"\(s\.\s*\d{{1,3}}\)\s*{_list(ABS_LABEL, _FI_J)}",
         # fi-1997: 42 ja 43 §:ssä, (42B2 §), 47E ja 41 §§
-        rf"(?<![\w.]){_list(ABS_LABEL, _FI_J)}\s*§",
+        rf"(?<!\w)(?<!\d[.,]){_list(ABS_LABEL, _FI_J)}\s*§",
         # fi-2007 case endings after a space: 12C :n mukaan, 26 :ssa
         rf"(?<![\w.(]){_list(ABS_LABEL, _FI_J)}\s+:[^\W\d_]{{1,4}}\b",
     ),
@@ -99,6 +99,7 @@ EL = LangPatterns(
         rf"\b[Ππ]αρ[αά]γρ[αά]φ(?:ο|ου|ος|ων|ους)\s+{_list(REL_LABEL, _EL_J)}",
         rf"\bεδ[άα]φι(?:ο|ου|α|ων)\s+{_list(REL_LABEL, _EL_J)}",
         rf"\bεν[όο]τητ(?:α|ας|ες|ων)\s+{_list(REL_LABEL, _EL_J)}",
+        r"\b[Ππ]αρ[αά]γρ[αά]φ\w*\s+(?P<list>[α-ι]{1,2})\s+(?=παρακάτω|παραπάνω)",
     ),
     see=(r"\b[Ββ]λ[έε]πε\b",),
     applies=(r"σύμφωνα\s+με", r"\bκατά\b", r"\bβάσει\b", r"\bόπως\b"),

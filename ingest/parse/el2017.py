@@ -22,6 +22,11 @@ Glued footnote markers (``εκτέλεσης5``, ``μέριμνα26``) are cut f
 titles included; the footnote hangs under the first provision carrying its marker
 and every provision carrying it lists it in ``attrs["footnotes"]``. Nodes whose text
 holds a note for Greece ``(στην Ελλάδα …)`` get ``attrs["greek_note"] = True``.
+
+Definitions (``def/<ascii-slug>``) hang under ``chapter/definitions``; the subject
+index gives one ``index_term`` per entry under ``chapter/index``, sub-entries under
+their heading (title ``HEADING – sub-entry``) with ``attrs["targets"]`` in canonical
+form; every law label the index names goes to ``add_index_labels``.
 """
 
 from __future__ import annotations
@@ -77,16 +82,10 @@ _TRANSLIT = dict(
 )  # fmt: skip
 
 
-def strip_accents(text: str) -> str:
-    """``Λεβέ Άνω`` -> ``Λεβε Ανω``."""
-    s = unicodedata.normalize("NFD", text)
-    return "".join(c for c in s if not unicodedata.combining(c))
-
-
 def slug(term: str) -> str:
     """Transliterated ASCII slug: ``Βαθμός Αγώνα (Matchpoint)`` -> ``vathmos-agona-matchpoint``."""
-    s = strip_accents(term).lower()
-    s = "".join(_TRANSLIT.get(c, c) for c in s)
+    s = unicodedata.normalize("NFD", term.lower())
+    s = "".join(_TRANSLIT.get(c, c) for c in s if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
 
 
@@ -195,14 +194,15 @@ class _Parser:
         self.def_labels: dict[str, str] = {}
 
     # -- line helpers -------------------------------------------------------------------
-    def text(self, i: int) -> str:
-        """The line's text with footnote markers cut out (and remembered)."""
+    def text(self, i: int, record: bool = True) -> str:
+        """The line's text with footnote markers cut out (remembered unless peeking)."""
 
         def cut(m: re.Match[str]) -> str:
             n = int(m.group(2))
             if n not in self.fn_numbers:
                 return m.group(0)
-            self._pending_markers.append(n)
+            if record:
+                self._pending_markers.append(n)
             return m.group(1)
 
         return GLUED_RE.sub(cut, self.lines[i].text)
@@ -319,11 +319,7 @@ class _Parser:
         self.b.end_law_tree()
 
     def emit_footnotes(self) -> None:
-        done: set[int] = set()
-        for _i, fn in sorted(self.footnotes.items()):
-            if fn.number in done:
-                continue
-            done.add(fn.number)
+        for _n, fn in sorted({f.number: f for f in self.footnotes.values()}.items()):
             first = self.lines[fn.lines[0]]
             m = FOOTNOTE_START_RE.match(first.text)
             anchors = self.marker_nodes.get(fn.number, [])
@@ -365,10 +361,10 @@ class _Parser:
         parts = [m.group(2)]
         j = self.next_content(i, end)
         while j is not None:
-            t = self.text(j).strip()
+            t = self.text(j, record=False).strip()
             if has_lower(t) or len(t) > 50 or not (parts[-1].endswith("-") or t[:1].isalpha()):
                 break
-            parts.append(t)
+            parts.append(self.text(j).strip())
             self.skip.add(j)
             j = self.next_content(j, end)
         self.b.open_law(m.group(1), join_title(parts), self.lines[i])
@@ -386,11 +382,10 @@ class _Parser:
             return True
         parts = [rest]
         j = self.next_content(i, len(self.lines))
-        if j is not None and (len(rest) >= 30 or rest.endswith("-")):
-            t = self.text(j).strip()
-            if self._continues_title(t):
-                parts.append(t)
-                self.skip.add(j)
+        long_title = len(rest) >= 30 or rest.endswith("-")
+        if j is not None and long_title and self._continues_title(self.text(j, False).strip()):
+            parts.append(self.text(j).strip())
+            self.skip.add(j)
         self.open("section", letter, "ABCDEFGH".index(letter) + 1, join_title(parts), i)
         return True
 
@@ -415,12 +410,12 @@ class _Parser:
             parts, used = [rest], []
             j = self.next_content(i, end)
             if rest.endswith("-") and j is not None:
-                parts.append(self.text(j).strip())
+                parts.append(self.text(j, record=False).strip())
                 used.append(j)
                 j = self.next_content(j, end)
             # a subsection title stands alone: the paragraph under it is indented
             if j is not None and re.match(r"^\s+[^\W\d_]", self.lines[j].text):
-                title_parts = parts
+                title_parts = [rest] + [self.text(k).strip() for k in used]
                 self.skip.update(used)
         self.open("subsection", str(n), n, join_title(title_parts), i)
         if not title_parts:
@@ -600,22 +595,20 @@ def parse_index(
             if heading is not None:
                 heading.attrs.setdefault("see", []).extend(see)
             continue
-        attrs = index_attrs(refs, term, heading, defs)
+        attrs = index_attrs(refs, term, defs)
         named.extend(attrs.pop("named"))
         if see:
             attrs["see"] = see
-        if entry.heading or heading is None:
-            node = b.open_special(
-                "index_term", f"index/{len(nodes) + 1}", term, entry.line, parent=chapter.id,
-                term=term, **attrs,
-            )  # fmt: skip
+        title, parent = term, chapter.id
+        if not entry.heading and heading is not None:
+            attrs["heading"] = str(heading.attrs["term"])
+            title, parent = f"{attrs['heading']} – {term}", heading.id
+        node = b.open_special(
+            "index_term", f"index/{len(nodes) + 1}", title, entry.line, parent=parent,
+            term=term, **attrs,
+        )  # fmt: skip
+        if parent == chapter.id:
             heading = node
-        else:
-            head = str(heading.attrs["term"])
-            node = b.open_special(
-                "index_term", f"index/{len(nodes) + 1}", f"{head} – {term}",
-                entry.line, parent=heading.id, term=term, heading=head, **attrs,
-            )  # fmt: skip
         if refs:
             b.add(entry.line, refs)
         nodes.append(node)
@@ -623,7 +616,7 @@ def parse_index(
     return nodes
 
 
-def index_attrs(refs: str, term: str, heading: Node | None, defs: dict[str, str]) -> dict:
+def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
     """Targets (canonical labels), definitions and footnote references of one entry."""
     targets: list[str] = []
     named: list[str] = []

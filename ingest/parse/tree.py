@@ -81,7 +81,7 @@ class TreeBuilder:
             label=label,
             kind=kind,
             law=law,
-            title="",
+            title=title,  # raw until result() cleans it
             text="",
             parent=parent,
             order=len(self.nodes),
