@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cite import citation_stats, cite_document
-from .corpus import DEFAULT_CORPUS, load_manifest, read_source
+from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
 from .store import SCHEMA_VERSION, stored_input_hash, write_store
@@ -46,6 +46,8 @@ class DocumentReport:
         ]
         if s.get("supplements"):
             parts.append(f"{s['supplements']} national supplements")
+        if s.get("bylaws"):
+            parts.append(f"{s['bylaws']} bylaw extract")
         if s.get("topics"):
             parts.append(f"{s['topics']} topics")
         if s.get("index_terms"):
@@ -100,7 +102,10 @@ def document_stats(nodes: list[Node], index_labels: list[str]) -> tuple[dict, li
     stats = {
         "laws": len(laws),
         "laws_with_text": len(with_text),
-        "supplements": sum(1 for n in laws if n.attrs.get("supplement")),
+        "supplements": sum(
+            1 for n in laws if n.attrs.get("supplement") and not n.attrs.get("bylaw")
+        ),
+        "bylaws": sum(1 for n in laws if n.attrs.get("bylaw")),
         "nodes": len(nodes),
         "kinds": dict(sorted(kinds.items())),
         "footnotes": kinds.get("footnote", 0),
@@ -157,7 +162,13 @@ def ingest_corpus(
         t = time.perf_counter()
         if progress:
             progress(doc, "parse")
-        result = parse_document(raw, doc)
+        try:
+            result = parse_document(raw, doc)
+        except Exception as exc:  # a parser bug must name the book, not dump a traceback
+            raise CorpusError(
+                f"{doc.id}: the {doc.family} parser failed on {doc.source}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
         if progress:
             progress(doc, "check")
         stats, missing = document_stats(result.nodes, result.index_labels)

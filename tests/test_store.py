@@ -118,3 +118,17 @@ def test_resolve_db_env(monkeypatch, tmp_path):
     assert store.resolve_db("a.db") == Path("a.db")
     monkeypatch.delenv("LAWGRAPH_DB")
     assert store.resolve_db(None) == Path("var/lawgraph.db")
+
+
+def test_parser_failure_names_the_book(tmp_path, monkeypatch):
+    corpus = _corpus_copy(tmp_path)
+
+    def broken(raw, doc):
+        raise IndexError("list index out of range")
+
+    import ingest.pipeline
+
+    monkeypatch.setattr(ingest.pipeline, "parse_document", broken)
+    with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):
+        ingest_corpus(tmp_path / "x.db", corpus)
+    assert not (tmp_path / "x.db").exists()
