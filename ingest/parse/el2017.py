@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from ..labels import ROMAN, greek_item, greek_section, normalise_label
 from ..lines import Line, split_lines
-from ..model import LAW_KINDS, Document, Node, ParseResult
+from ..model import Document, Node, ParseResult
 from .tree import TreeBuilder
 
 FOOTER_RE = re.compile(
@@ -208,12 +208,12 @@ class _Parser:
         return GLUED_RE.sub(cut, self.lines[i].text)
 
     def _claim_markers(self) -> None:
-        cur = self.b.current
+        cur = self.b.current_node
         if cur is not None:
             for n in self._pending_markers:
                 nodes = self.marker_nodes.setdefault(n, [])
-                if cur.node not in nodes:
-                    nodes.append(cur.node)
+                if cur not in nodes:
+                    nodes.append(cur)
         self._pending_markers = []
 
     def next_content(self, i: int, end: int) -> int | None:
@@ -333,22 +333,14 @@ class _Parser:
                 self.b.warn(first, f"footnote {fn.number} has no marker in the text")
 
     # -- law rules ----------------------------------------------------------------------
-    def container(self, kind: str) -> Node | None:
-        """The nearest open node coarser than ``kind`` (where it would hang)."""
-        level = LAW_KINDS.index(kind)
-        for entry in reversed(self.b.stack):
-            if LAW_KINDS.index(entry.node.kind) < level:
-                return entry.node
-        return None
-
     def in_sequence(self, kind: str, ordinal: int) -> bool:
-        parent = self.container(kind)
+        parent = self.b.container(kind)
         if parent is None:
             return False
         return self.last.get((parent.id, kind), 0) + 1 == ordinal
 
     def open(self, kind: str, part: str, ordinal: int, title: str, i: int) -> None:
-        parent = self.container(kind)
+        parent = self.b.container(kind)
         if parent is not None:
             self.last[(parent.id, kind)] = ordinal
         self.b.open_part(kind, part, title, self.lines[i])

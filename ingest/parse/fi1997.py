@@ -169,7 +169,6 @@ class Fi1997Parser:
         self.lines = split_lines(raw)
         self.b = TreeBuilder(doc, text_filter=text_filter)
         self.s = _State()
-        self.raw: dict[str, list[str]] = {}
         self.used: dict[str, int] = {}
         self.rules: list[tuple[str, re.Pattern[str], Callable[[int, re.Match[str]], int]]] = [
             ("bylaw heading", _BL_HEAD_RE, self.on_bylaw_heading),
@@ -214,8 +213,6 @@ class Fi1997Parser:
     def add(self, line: Line, text: str | None = None) -> None:
         body = keep_hyphen(text if text is not None else line.text)
         self.b.add(line, body)
-        if self.b.current is not None:
-            self.raw.setdefault(self.b.current.node.id, []).append(body)
 
     def law_attrs(self) -> dict[str, object]:
         if self.s.mode == "sr":
@@ -232,7 +229,6 @@ class Fi1997Parser:
         node = self.b.open_special(
             "chapter", label, title, self.lines[i], parent=parent.id if parent else None, **attrs
         )
-        self.raw[node.id] = []
         self.b.set_container(node.id)
         return node
 
@@ -293,10 +289,9 @@ class Fi1997Parser:
         if self.s.mode != "front":
             return -1
         self.s.prefaces += 1
-        node = self.b.open_special(
+        self.b.open_special(
             "preface", f"preface/{self.s.prefaces}", m.group(1).strip(), self.lines[i]
         )
-        self.raw[node.id] = []
         return i + 1
 
     def on_term(self, i: int, m: re.Match[str]) -> int:
@@ -311,10 +306,9 @@ class Fi1997Parser:
         j = self.next_content(i)
         if j is None or any(r.match(self.text(j)) for r in (_LUKU_RE, _LAW_RE)):
             return -1
-        node = self.b.open_special(
+        self.b.open_special(
             "definition", f"def/{slug(term)}", term, self.lines[i], parent=self.s.luku.id, term=term
         )
-        self.raw[node.id] = []
         return i + 1
 
     # -- laws and their parts ------------------------------------------------------
@@ -337,7 +331,6 @@ class Fi1997Parser:
         node = self.b.open_law(f"{prefix}{number}", title, line, **self.law_attrs())
         self.s.law, self.s.law_nodes, self.s.note = node, [node], None
         self.s.last_part = {}
-        self.raw[node.id] = []
         if body:
             self.add(line, body)
             return i + 1
@@ -357,7 +350,6 @@ class Fi1997Parser:
         if node is None:
             return i + 1
         self.s.law_nodes.append(node)
-        self.raw[node.id] = []
         if wrapped:
             return (self.next_content(i) or i) + 1
         if not title and rest:
@@ -403,7 +395,7 @@ class Fi1997Parser:
         """The nearest provision of this law whose text has an unused ``marker``."""
         pat = re.compile(r"(?<=[^\s*])" + re.escape(marker) + r"(?!\*)")
         for node in reversed(self.s.law_nodes):
-            found = len(pat.findall("\n".join(self.raw.get(node.id, []))))
+            found = len(pat.findall("\n".join(self.b.own_lines(node))))
             if found > self.used.get(f"{node.id}|{marker}", 0):
                 self.used[f"{node.id}|{marker}"] = self.used.get(f"{node.id}|{marker}", 0) + 1
                 return node

@@ -163,7 +163,6 @@ class _SvParser:
         self.supplement = False
         self.skip: set[int] = set()
         self.last_part: dict[tuple[str, str], str] = {}
-        self.raw_text: dict[str, list[str]] = {}
         self.front_group: Node | None = None
         self.prev_kind = ""  # "def_end" when the previous definition line ended a sentence
         self.seen_law = False
@@ -184,9 +183,6 @@ class _SvParser:
 
     def add(self, line: Line, text: str | None = None) -> None:
         self.b.add(line, text)
-        if self.b.current is not None:
-            body = text if text is not None else line.text
-            self.raw_text.setdefault(self.b.current.node.id, []).append(body)
 
     def open(self, kind: str, part: str, title: str, line: Line) -> Node | None:
         attrs = {"supplement": True} if self.supplement else {}
@@ -195,16 +191,8 @@ class _SvParser:
             self.last_part[(node.parent, kind)] = part
         return node
 
-    def parent_for(self, kind: str) -> Node | None:
-        """The node a new ``kind`` would hang under (None if there is none)."""
-        level = LAW_KINDS.index(kind)
-        for entry in reversed(self.b.stack):
-            if LAW_KINDS.index(entry.node.kind) < level:
-                return entry.node
-        return None
-
     def expected(self, kind: str) -> set[str]:
-        parent = self.parent_for(kind)
+        parent = self.b.container(kind)
         if parent is None or (kind == "subitem" and parent.kind != "item"):
             return set()
         last = self.last_part.get((parent.id, kind))
@@ -346,15 +334,14 @@ class _SvParser:
 
     def rule_footnote(self, i: int, line: Line) -> bool:
         m = _FOOTNOTE_RE.match(line.text)
-        if not m or not self.b.stack:
+        law = self.b.law_node
+        if not m or law is None:
             return False
         marker = m.group(1)
-        law = self.b.stack[0].node
         pat = re.compile(r"(?<=[^\s*])" + re.escape(marker) + r"(?!\*)")
         carriers: list[Node] = []
-        for entry in reversed(self.b.nodes):
-            node = entry.node
-            if node.kind != "footnote" and pat.search("\n".join(self.raw_text.get(node.id, []))):
+        for node in reversed(self.b.text_nodes()):
+            if node.kind != "footnote" and pat.search("\n".join(self.b.own_lines(node))):
                 carriers.insert(0, node)
             if node is law:
                 break
@@ -416,20 +403,17 @@ class _SvParser:
     def rule_after_list(self, i: int, line: Line) -> bool:
         """An indented paragraph after a finished, untitled list entry of a supplement
         belongs to the entry's owner (``98A`` after ``e) …``, ``109A`` after ``3) …``)."""
-        cur = self.b.current
+        cur = self.b.current_node
         if not (self.supplement and line.text[:1].isspace() and line.stripped[:1].isupper()):
             return False
-        if cur is None or cur.node.kind not in LAW_KINDS[1:] or cur.title_lines:
+        if cur is None or cur.kind not in LAW_KINDS[1:] or self.b.current_has_title:
             return False
-        first = "".join(self.raw_text.get(cur.node.id, [])).strip()[:1]
-        if cur.node.kind == "section" and not first.islower():
+        own = "".join(self.b.own_lines(cur))
+        if cur.kind == "section" and not own.strip()[:1].islower():
             return False
-        if not "".join(self.raw_text.get(cur.node.id, [])).rstrip().endswith("."):
+        if not own.rstrip().endswith("."):
             return False
-        level = LAW_KINDS.index(cur.node.kind)
-        while len(self.b.stack) > 1 and LAW_KINDS.index(self.b.stack[-1].node.kind) >= level:
-            self.b.stack.pop()
-        self.b.current = self.b.stack[-1]
+        self.b.resume_parent()
         self.add(line)
         return True
 

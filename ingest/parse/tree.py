@@ -48,10 +48,11 @@ class TreeBuilder:
         self.conjunctions = conjunctions
         self.text_filter = text_filter
         self.nodes: list[_Open] = []
+        self._by_id: dict[str, _Open] = {}
         self.ids: set[str] = set()
         self.stack: list[_Open] = []  # open law-tree nodes, law first
         self.current: _Open | None = None  # where text goes
-        self.container: str | None = None  # parent for laws (chapter heading)
+        self._law_parent: str | None = None  # parent for laws (chapter heading)
         self.warnings: list[ParseWarning] = []
         self.index_labels: list[str] = []
         self._footnotes: list[tuple[_Open, str, int]] = []
@@ -93,16 +94,60 @@ class TreeBuilder:
         entry = _Open(node)
         if title:
             entry.title_lines.append(title)
+        self._by_id[node.id] = entry
         self.ids.add(node.id)
         self.nodes.append(entry)
         self.current = entry
         return entry
 
+    # -- read-only views for parser rules --------------------------------------------
+    @property
+    def current_node(self) -> Node | None:
+        """The node that text currently goes to."""
+        return self.current.node if self.current else None
+
+    @property
+    def current_has_title(self) -> bool:
+        """Whether the current node was given a title."""
+        return bool(self.current and self.current.title_lines)
+
+    @property
+    def law_node(self) -> Node | None:
+        """The law being built, if any."""
+        return self.stack[0].node if self.stack else None
+
+    def container(self, kind: str) -> Node | None:
+        """The nearest open node coarser than ``kind`` (where a new ``kind`` would hang)."""
+        level = LEVEL[kind]
+        for entry in reversed(self.stack):
+            if LEVEL[entry.node.kind] < level:
+                return entry.node
+        return None
+
+    def own_lines(self, node: Node) -> list[str]:
+        """The raw lines added so far to ``node``'s own text."""
+        entry = self._by_id.get(node.id)
+        return entry.lines if entry is not None else []
+
+    def text_nodes(self) -> list[Node]:
+        """Every node opened so far, in document order."""
+        return [entry.node for entry in self.nodes]
+
+    def resume_parent(self) -> Node | None:
+        """Close the current law-tree node; following text goes to its parent again."""
+        if not self.current or self.current.node.kind not in LEVEL:
+            return None
+        level = LEVEL[self.current.node.kind]
+        while len(self.stack) > 1 and LEVEL[self.stack[-1].node.kind] >= level:
+            self.stack.pop()
+        self.current = self.stack[-1] if self.stack else None
+        return self.current_node
+
     # -- law tree ------------------------------------------------------------------
     def open_law(self, number: str, title: str, line: Line, **attrs) -> Node:
         """Start a law (closing whatever was open). ``number`` may carry a prefix."""
         self.stack = []
-        entry = self._new(number, "law", number, title, self.container, line, attrs)
+        entry = self._new(number, "law", number, title, self._law_parent, line, attrs)
         self.stack.append(entry)
         return entry.node
 
@@ -149,7 +194,7 @@ class TreeBuilder:
 
     def set_container(self, node_id: str | None) -> None:
         """Make following laws children of ``node_id`` (a chapter heading)."""
-        self.container = node_id
+        self._law_parent = node_id
 
     def end_law_tree(self) -> None:
         """Close every open law-tree node (text that follows belongs elsewhere)."""
@@ -194,6 +239,7 @@ class TreeBuilder:
             )
         )
         entry.lines.append(text)
+        self._by_id[entry.node.id] = entry
         self.ids.add(entry.node.id)
         self.nodes.append(entry)
         self._footnotes.append((entry, marker, len(self.nodes) - 1))
@@ -201,11 +247,10 @@ class TreeBuilder:
 
     def extend_footnote(self, node: Node, text: str, line: Line) -> None:
         """Add a continuation line to a footnote."""
-        for entry in reversed(self.nodes):
-            if entry.node is node:
-                entry.lines.append(text)
-                node.end = max(node.end, line.end)
-                return
+        entry = self._by_id.get(node.id)
+        if entry is not None:
+            entry.lines.append(text)
+            node.end = max(node.end, line.end)
 
     def add_index_labels(self, labels: list[str]) -> None:
         """Remember the labels a subject index names (for the coverage check)."""
