@@ -138,3 +138,24 @@ def normalise_label(text: str) -> str:
     if not _LABEL_RE.match(s):
         raise ValueError(f"not a provision label: {text!r}")
     return s
+
+
+_TRANSLIT = dict(
+    zip(
+        "αβγδεζηθικλμνξοπρσςτυφχψω",
+        ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p",
+         "r", "s", "s", "t", "y", "f", "ch", "ps", "o"],
+        strict=True,
+    )
+)  # fmt: skip
+
+
+def slug(text: str) -> str:
+    """ASCII slug for the id of a definition, topic or preface, in any of the languages.
+
+    >>> slug("Kõlbmata pakkumine"), slug("Tur (eller tillfälle)"), slug("Βαθμός Αγώνα")
+    ('kolbmata-pakkumine', 'tur-eller-tillfalle', 'vathmos-agona')
+    """
+    s = unicodedata.normalize("NFD", text.lower())
+    s = "".join(_TRANSLIT.get(c, c) for c in s if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", s).strip("-")

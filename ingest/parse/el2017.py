@@ -32,11 +32,10 @@ form; every law label the index names goes to ``add_index_labels``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..labels import ROMAN, greek_item, greek_section, normalise_label
+from ..labels import ROMAN, greek_item, greek_section, normalise_label, slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
 from .tree import TreeBuilder
@@ -70,23 +69,6 @@ JOINER = "\u2060"
 def close_joiners(text: str) -> str:
     """Drop the word joiners :data:`REAL_HYPHEN_RE` left (and the space after them)."""
     return re.sub(JOINER + r"\s*", "", text)
-
-
-_TRANSLIT = dict(
-    zip(
-        "αβγδεζηθικλμνξοπρσςτυφχψω",
-        ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p",
-         "r", "s", "s", "t", "y", "f", "ch", "ps", "o"],
-        strict=True,
-    )
-)  # fmt: skip
-
-
-def slug(term: str) -> str:
-    """Transliterated ASCII slug: ``Βαθμός Αγώνα (Matchpoint)`` -> ``vathmos-agona-matchpoint``."""
-    s = unicodedata.normalize("NFD", term.lower())
-    s = "".join(_TRANSLIT.get(c, c) for c in s if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
 
 
 def has_lower(text: str) -> bool:

@@ -20,10 +20,10 @@ page ended) become footnote nodes anchored to the provision carrying the marker.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..labels import slug
 from ..lines import Line, split_lines
 from ..model import LAW_KINDS, Document, Node, ParseResult
 from .tree import TreeBuilder
@@ -72,13 +72,6 @@ def keep_hyphen(text: str) -> str:
     if not m:
         return text
     return text.rstrip()[:-1] + "-" + _JOINER
-
-
-def slug(term: str) -> str:
-    """``Kansainvälinen ottelupiste (IMP)`` -> ``kansainvalinen-ottelupiste-imp``."""
-    s = unicodedata.normalize("NFKD", term.lower())
-    s = "".join(c for c in s if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
 
 
 def _has_lower(text: str) -> bool:

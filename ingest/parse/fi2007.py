@@ -20,10 +20,10 @@ contents with no text and ``attrs["has_text"] = False``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
+from ..labels import slug as label_slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
 from .tree import TreeBuilder
@@ -229,9 +229,7 @@ def build_flow(lines: list[Line]) -> Flow:
 # -- helpers ----------------------------------------------------------------------------
 def slug(term: str) -> str:
     """``Kansainvälinen ottelupiste (IMP)`` -> ``kansainvalinen-ottelupiste``."""
-    base = re.sub(r"\s*\(.*?\)", "", term)
-    ascii_ = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")
+    return label_slug(re.sub(r"\s*\(.*?\)", "", term))
 
 
 def clean_inline(text: str) -> str:

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import replace
 
-from ..labels import ROMAN
+from ..labels import ROMAN, slug
 from ..lines import MARKER_RE, Line, split_lines
 from ..model import LAW_KINDS, Document, Node, ParseResult
 from .tree import TreeBuilder
@@ -76,12 +75,6 @@ _LABEL_RE = re.compile(
     r"^(\d{1,3})([A-L])?(\d{1,2})?(?:\(([a-z])\)|([a-zA-Z]))?(?:\(([ivx]+)\))?(?:\(([ivx]+)\))?$"
 )
 _JOINER = "\u2011"  # a non-breaking hyphen marks a line-end hyphen that is a real one
-
-
-def slug(text: str) -> str:
-    """ASCII slug of a term or heading: ``Tur (eller tillfälle)`` -> ``tur-eller-tillfalle``."""
-    s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
 
 
 def text_filter(text: str) -> str:
