@@ -29,7 +29,8 @@ def main() -> None:
             cites = [c for c in all_cites if c.source.startswith(gold["doc"] + "/")]
             s = score(gold, nodes, cites)
             sys.stdout.write(
-                f"{path.parent.name:8} {s.doc:9} laws {','.join(s.laws):10} gold {s.gold:3} found {s.found:3} "
+                f"{path.parent.name:8} {s.doc:9} laws {','.join(s.laws):10} "
+                f"gold {s.gold:3} found {s.found:3} "
                 f"precision {s.precision:.3f} recall {s.recall:.3f}\n"
             )
             for m in s.missed:

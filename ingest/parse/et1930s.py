@@ -20,10 +20,10 @@ filter).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..labels import slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
 from .et_lexicon import Lexicon, repair_digits, unspace_line, unspace_words
@@ -42,7 +42,23 @@ TABLE_TOPICS = frozenset({"Arvutusleht", "Arvutustabel"})
 CHAPTER_TOPICS = frozenset({"Risti süsteem"})
 #: Words that make a short line a sentence rather than a heading.
 SENTENCE_WORDS = frozenset(
-    {"on", "ei", "peab", "võib", "olgu", "alustab", "toetab", "liigub", "saa", "loeta", "sünnib"}
+    {
+        "on",
+        "ei",
+        "peab",
+        "peavad",
+        "võib",
+        "võivad",
+        "olgu",
+        "alustab",
+        "toetab",
+        "liigub",
+        "saa",
+        "loeta",
+        "sünnib",
+        "näitab",
+        "vajab",
+    }
 )
 
 #: A wrapped heading may be a question (``Mida võib algpakkuja loota …``).
@@ -81,19 +97,15 @@ def repair_line(text: str) -> str:
     return repair_digits(text)
 
 
-def slugify(title: str) -> str:
-    """ASCII slug of a heading: ``Kõlbmata pakkumine`` -> ``kolbmata-pakkumine``."""
-    folded = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
-
-
 # -- heading tests ------------------------------------------------------------------
 def _words(title: str) -> list[str]:
     return re.findall(r"[^\W\d_]+", title)
 
 
 def _letters_upper(title: str) -> bool:
-    letters = "".join(_words(title))
+    """True for an upper-case heading; a quoted or bracketed bid (``(„kaks“ trumbis)``) aside."""
+    bare = re.sub(r"\([^)]*\)?|„[^“”\"]*[“”\"]?", "", title)
+    letters = "".join(_words(bare))
     return len(letters) > 3 and letters.isupper()
 
 
@@ -165,10 +177,7 @@ class _Ctx:
 
 def _prev_blank(ctx: _Ctx, i: int) -> bool:
     return (
-        i == 0
-        or not ctx.texts[i - 1].strip()
-        or ctx.lines[i].page_break
-        or (i - 1) in ctx.headings
+        i == 0 or not ctx.texts[i - 1].strip() or ctx.lines[i].page_break or (i - 1) in ctx.headings
     )
 
 
@@ -192,17 +201,31 @@ def _clean_title(ctx: _Ctx, title: str) -> str:
     squeezed = title.replace(" ", "")
     if " " in title and ctx.lex.known(squeezed) and not _letters_upper(title):
         title = squeezed  # ``Avalda ja`` -> ``Avaldaja``
+    title = _close_quote(ctx, title)
     return title.rstrip(" .")
+
+
+def _close_quote(ctx: _Ctx, title: str) -> str:
+    """``Pakkumine „kaksu trumbis`` -> ``Pakkumine „kaks“ trumbis`` (a closing quote read as u)."""
+    m = re.search(r"„([^\W\d_]+)u(?=\s)", title)
+    if (
+        m
+        and "“" not in title[m.end() :]
+        and not ctx.lex.known(m.group(1) + "u")
+        and ctx.lex.known(m.group(1))
+    ):
+        title = f"{title[: m.start()]}„{m.group(1)}“{title[m.end() :]}"
+    return title
 
 
 def _open_topic(ctx: _Ctx, title: str, line: Line, level: str, **attrs) -> Node:
     st = ctx.st
     title = _clean_title(ctx, title)
-    base = slugify(title) or "topic"
-    slug, k = base, 2
-    while slug in st.slugs:
-        slug, k = f"{base}-{k}", k + 1
-    st.slugs.add(slug)
+    base = slug(title) or "topic"
+    key, k = base, 2
+    while key in st.slugs:
+        key, k = f"{base}-{k}", k + 1
+    st.slugs.add(key)
     if level == "part":
         st.part = PART_HEADINGS.get(title.upper(), st.part)
         parent = None
@@ -215,9 +238,8 @@ def _open_topic(ctx: _Ctx, title: str, line: Line, level: str, **attrs) -> Node:
         else:
             parent = st.chapter or st.root
     node = ctx.b.open_special(
-        "topic", f"topic/{slug}", title, line, parent=parent, part=st.part, **attrs
+        "topic", f"topic/{key}", title, line, parent=parent, part=st.part, **attrs
     )
-    node.title = title  # the builder re-cleans it at result(); see parse()
     if level == "part":
         st.root, st.chapter, st.last = node.id, None, node.id
     elif level == "chapter":
@@ -260,7 +282,7 @@ def rule_vertical_header(ctx: _Ctx, i: int) -> int:
 
 
 def rule_heading(ctx: _Ctx, i: int) -> int:
-    title = heading_title(ctx.texts[i])
+    title = heading_title(ctx.lex.repair(ctx.texts[i]))
     if title is None or not _prev_blank(ctx, i) or _prev_ends_open(ctx, i):
         return 0
     return _heading(ctx, i, title, 1)
@@ -309,7 +331,7 @@ def _heading(ctx: _Ctx, i: int, title: str, n: int) -> int:
     if level != "topic":  # a topic may follow a part or chapter heading at once
         ctx.headings.update(range(i, i + n))
     if n == 2:
-        ctx.b.current.node.end = ctx.lines[i + 1].end
+        ctx.b.extend_to(ctx.lines[i + 1])
     return n
 
 
@@ -344,7 +366,8 @@ def parse(raw: str, doc: Document) -> ParseResult:
     lines = split_lines(raw)
     texts = [repair_line(ln.text) for ln in lines]
     lex = build_lexicon(texts)
-    b = TreeBuilder(doc, conjunctions=CONJUNCTIONS, text_filter=lex.repair)
+    # titles come repaired by _clean_title; only texts go through the lexicon
+    b = TreeBuilder(doc, conjunctions=CONJUNCTIONS, text_filter=lex.repair, title_filter=str)
     ctx = _Ctx(lines, texts, b, _State(), lex)
     i = 0
     while i < len(lines):
@@ -353,9 +376,4 @@ def parse(raw: str, doc: Document) -> ParseResult:
             if n:
                 i += n
                 break
-    titles = {n.id: n.title for n in (e.node for e in b.nodes)}
-    result = b.result()
-    for node in result.nodes:
-        node.title = titles.get(node.id, node.title)
-    result.nodes = [n for n in result.nodes]
-    return result
+    return b.result()

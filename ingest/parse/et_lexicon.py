@@ -8,11 +8,14 @@ function:
 * words split by a stray space (``tem a``, ``k u id``, ``pakkum ine``): joined when
   the joined word is known and its parts are not all known words
   (:class:`Lexicon` and :meth:`Lexicon.repair`);
+* a space moved into the wrong place (``ku ipa rtii`` -> ``kui partii``), fixed only
+  when a short leading word splits off (:meth:`Lexicon.resegment`);
 * broken digits in the scoring tables (``IOO`` for ``100``, ``2 0 40 8 0`` for
   ``20 40 80``) (:func:`repair_digits`).
 
-A word is *known* when simplemma knows it as Estonian or when it occurs as a whole
-word in the book and is not itself one half of a split word there.
+A word is *known* when simplemma knows it as Estonian, or when the book has it as a
+whole word (between words or punctuation, never glued to a neighbour into a known
+word), or when it is a case form of such a word (``kontreerimisest``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 from .. import clean
 
@@ -37,7 +40,7 @@ _PURE_RE = re.compile(rf"^{_LETTERS}+$")
 _CARD_RUN_RE = re.compile(r"^[ÄKESAXx]+[.,;:]?$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def lang_known(word: str) -> bool:
     """True when simplemma knows the lower-case ``word`` as Estonian."""
     if simplemma is None or not word:
@@ -47,7 +50,9 @@ def lang_known(word: str) -> bool:
 
 # -- letter spacing ----------------------------------------------------------------
 def _is_cards(group: str) -> bool:
-    letters = [t for t in group.split() if t not in {".", ",", ";", ":"}]
+    """``Ä E x x``, ``S 9 2``: honour letters, spot cards and digits of a holding."""
+    tokens = [t for t in group.split() if t not in {".", ",", ";", ":"}]
+    letters = [t for t in tokens if not t.isdigit()]
     return bool(letters) and all(_CARD_RUN_RE.match(t) for t in letters)
 
 
@@ -124,7 +129,7 @@ def repair_digits(line: str) -> str:
     parts = line.split(" ")
     mapped = [_lookalike_number(p) or p for p in parts]
     numeric = sum(p.isdigit() for p in mapped)
-    cards = any(p in CARD_LETTERS or p in _SUITS for p in mapped)
+    cards = sum(p in CARD_LETTERS for p in mapped) > 1 or any(p in _SUITS for p in mapped)
     if numeric < 3 or cards:
         return " ".join(mapped)
     out: list[str] = []
@@ -150,6 +155,24 @@ def repair_digits(line: str) -> str:
 _SUITS = frozenset("♠♥♦♣*♦+¥^")
 
 
+#: Short words the scan runs into their neighbours (``eitohi``, ``ruutusiis``).
+FUNCTION_WORDS = frozenset(
+    {"ei", "on", "ka", "ja", "kui", "et", "see", "siis", "ta", "või", "ehk", "mis", "kas", "oma"}
+)
+
+#: Estonian case endings added to a known form (``kontreerimise`` + ``st``).
+CASE_ENDINGS = ("sse", "st", "s", "lt", "le", "l", "ks", "ga", "na", "ta", "t", "d")
+
+_INE_CASE_RE = re.compile(r"^(\w+)is(?:e|t|el|ele|elt|es|est|esse|ega|eks|ed|te|tel|tele|test)$")
+
+_STRAY_HYPHEN_RE = re.compile(r"(?<![\w-])([^\W\d_]{2,})- ([a-zäöõü][^\W\d_]+)")
+#: Words after which a hyphen is real (``vähem- ja ülevõtted``).
+HYPHEN_KEEP = frozenset({"ja", "või", "ehk", "ning", "kui"})
+
+#: Short words a misplaced space tears from the next word (``ku ipa rtii``).
+LEADING_WORDS = frozenset({"kui", "kuni", "või", "enne", "uut", "isegi", "ikkagi", "oma"})
+
+
 #: A capital letter standing alone before a word (``A ja C``, ``B kas``).
 _NAME_RE = re.compile(r"(?<![\w.])([A-ZÄÖÜÕ]) (?=([^\W\d_]+))")
 
@@ -169,30 +192,41 @@ class Lexicon:
         tokens = corpus_text.split()
         words = Counter(m.group(1).lower() for t in tokens if (m := _WORD_TOKEN_RE.match(t)))
         glued_words: set[str] = set()
+        whole_words: set[str] = set()
         for i, tok in enumerate(tokens):
             m = _WORD_TOKEN_RE.match(tok)
             if not m:
                 continue
             w = m.group(1).lower()
-            left = tokens[i - 1].lower() if i > 0 else ""
+            left = _WORD_TOKEN_RE.match(tokens[i - 1]) if i > 0 else None
             right = _WORD_TOKEN_RE.match(tokens[i + 1]) if i + 1 < len(tokens) else None
             glued = []
-            if _PURE_RE.match(left):
-                glued.append(left + w)
+            if left and not left.group(2):
+                glued.append(left.group(1).lower() + w)
             if right and not m.group(2):
                 glued.append(w + right.group(1).lower())
             if any(g in words or self.lang(g) for g in glued):
                 glued_words.add(w)
+            elif (left is None or left.group(2) or self._word(left.group(1))) and (
+                right is None or m.group(2) or self._word(right.group(1))
+            ):
+                whole_words.add(w)  # each side: punctuation, no letters, or a word
         self.corpus = {
-            w for w in words if w not in glued_words and len(w) > 2 and not self._two_words(w)
+            w for w in whole_words - glued_words if len(w) > 2 and not self._two_words(w)
         }
         self.joins: list[tuple[str, str]] = []
+        self.resplits: list[tuple[str, str]] = []
+
+    def _word(self, token: str) -> bool:
+        return len(token) > 1 and self.lang(token.lower())
 
     def _two_words(self, word: str) -> bool:
-        """True for ``eitohi``: two language words run together by the scan."""
-        return any(
-            self.lang(word[:p]) and self.lang(word[p:]) for p in range(2, len(word) - 1)
-        )
+        """True for ``eitohi``: a function word run together with another word."""
+        for p in range(2, len(word) - 1):
+            a, b = word[:p], word[p:]
+            if (a in FUNCTION_WORDS and self.lang(b)) or (b in FUNCTION_WORDS and self.lang(a)):
+                return True
+        return False
 
     def known(self, word: str) -> bool:
         """True when ``word`` is a word of the language or the book.
@@ -202,7 +236,22 @@ class Lexicon:
         separately (see :meth:`join_pairs`).
         """
         w = word.lower()
-        return len(w) > 1 and (self.lang(w) or w in self.corpus)
+        if len(w) < 2:
+            return False
+        return self.lang(w) or w in self.corpus or self._inflected(w)
+
+    def _inflected(self, w: str) -> bool:
+        """``kontreerimisest``: a known form plus a case ending, or an ``-ine`` noun's case."""
+        if any(
+            w.endswith(suf) and len(w) - len(suf) >= 5 and w[: -len(suf)] in self.corpus
+            for suf in CASE_ENDINGS
+        ):
+            return True
+        m = _INE_CASE_RE.match(w)
+        if not m or len(m.group(1)) < 4:
+            return False
+        base = m.group(1) + "ine"
+        return base in self.corpus or self.lang(base)
 
     def _join_run(self, parts: list[str]) -> bool:
         letters = [_WORD_TOKEN_RE.match(p) for p in parts]
@@ -223,9 +272,14 @@ class Lexicon:
         return not all(len(w) > 2 and self.known(w) for w in words)
 
     def _edge_word(self, run: list[str]) -> bool:
-        """``ei toh i``: the first piece is a word and the rest joins on its own."""
+        """``ei toh i``, ``trum b i toetus``: an end piece is a word, the rest joins alone."""
         first = run[0].lower()
-        return len(first) > 1 and self.lang(first) and self._join_run(run[1:])
+        if len(first) > 1 and self.lang(first) and self._join_run(run[1:]):
+            return True
+        last = _WORD_TOKEN_RE.match(run[-1])  # ``trum b i toetus``: ``toetus`` stays
+        return bool(last and len(last.group(1)) >= 6 and self.lang(last.group(1).lower())) and (
+            self._join_run(run[:-1])
+        )
 
     def join_runs(self, text: str, sizes: tuple[int, ...] = (5, 4, 3)) -> str:
         """Join runs of 3-5 space-separated pieces (``k u id`` -> ``kuid``)."""
@@ -245,8 +299,29 @@ class Lexicon:
                 i += 1
         return " ".join(out)
 
+    def join_initials(self, text: str) -> str:
+        """``m itte`` -> ``mitte``, ``K ontreerida`` -> ``Kontreerida`` before other pairs.
+
+        A lone letter joins the piece after it when that piece is no word and the
+        two make one (so ``või m itte`` becomes ``või mitte``, not ``võim itte``).
+        """
+
+        tokens = text.split(" ")
+        for i in range(len(tokens) - 1):
+            a, m = tokens[i], _WORD_TOKEN_RE.match(tokens[i + 1])
+            if len(a) != 1 or not a.isalpha() or not m or len(m.group(1)) < 2:
+                continue
+            b = m.group(1)
+            prev = tokens[i - 1] if i > 0 and _PURE_RE.match(tokens[i - 1]) else ""
+            if self.known(b) or not self.known(a + b) or (prev and self.known(prev + a + b)):
+                continue
+            self.joins.append((f"{a} {b}", a + b))
+            tokens[i], tokens[i + 1] = "", a + tokens[i + 1]
+        return " ".join(t for t in tokens if t)
+
     def join_pairs(self, text: str) -> str:
         """Join split pairs with :func:`ingest.clean.join_ocr_splits`, logging each."""
+
         def guard(m: re.Match[str]) -> str:  # ``A ja`` is a name, ``K ontreerida`` a split
             return m.group(1) + ("\u00a0" if self.known(m.group(2)) else " ")
 
@@ -273,20 +348,85 @@ class Lexicon:
             i += 1
             j += 1
 
+    def _splits(self, joined: str) -> list[tuple[str, str]]:
+        return [
+            (joined[:p], joined[p:])
+            for p in range(2, len(joined) - 3)
+            if joined[:p] in LEADING_WORDS and self.lang(joined[p:])
+        ]
+
+    def resegment(self, text: str, sizes: tuple[int, ...] = (3, 2)) -> str:
+        """Move a misplaced space: ``ku ipa rtii`` -> ``kui partii``.
+
+        A window of pieces with at least two non-words is rejoined and split again
+        when exactly one split gives a short leading word (:data:`LEADING_WORDS`)
+        and a known word of four letters or more.
+        """
+        tokens = text.split(" ")
+        out: list[str] = []
+        i = 0
+        while i < len(tokens):
+            for k in sizes:
+                run = tokens[i : i + k]
+                fixed = self._resplit(run) if len(run) == k else None
+                if fixed:
+                    self.resplits.append((" ".join(run), fixed))
+                    out.append(fixed)
+                    i += k
+                    break
+            else:
+                out.append(tokens[i])
+                i += 1
+        return " ".join(out)
+
+    def _resplit(self, run: list[str]) -> str | None:
+        matches = [_WORD_TOKEN_RE.match(p) for p in run]
+        if not all(matches) or any(m.group(2) for m in matches[:-1]):
+            return None
+        words = [m.group(1) for m in matches]
+        if any(w[0].isupper() for w in words[1:]) or sum(not self.known(w) for w in words) < 2:
+            return None
+        joined = "".join(words)
+        splits = self._splits(joined.lower())
+        if len(splits) != 1:
+            return None
+        cut = len(splits[0][0])
+        return f"{joined[:cut]} {joined[cut:]}{matches[-1].group(2)}"
+
+    def fix_stray_hyphens(self, text: str) -> str:
+        """``kui see- esimese`` -> ``kui see esimese``; ``tähel- panu`` -> ``tähelpanu``.
+
+        A hyphen and space left inside a line is a missed hyphenation when the two
+        halves make a known word, and a speck otherwise; before a conjunction
+        (``vähem- ja``) it is a real hyphen and stays.
+        """
+
+        def fix(m: re.Match[str]) -> str:
+            a, b = m.group(1), m.group(2)
+            if b.lower() in HYPHEN_KEEP:
+                return m.group(0)
+            return a + b if self.known(a + b) else f"{a} {b}"
+
+        return _STRAY_HYPHEN_RE.sub(fix, text)
+
     def repair(self, text: str) -> str:
         """All word-level repairs of a cleaned text (the TreeBuilder text filter)."""
         text = fix_ocr_letters(text)
+        text = self.fix_stray_hyphens(text)
         text = re.sub(r"([„(])(?=[^\W\d_])", r"\1 ", text)
         text = re.sub(r"(?<=[^\W\d_])([“\"”])", r" \1", text)
         text = self.join_runs(text)
+        text = self.join_initials(text)
         text = self.join_pairs(text)
+        text = self.resegment(text)
         return fix_spacing(text)
 
 
 # -- small character fixes ---------------------------------------------------------
 def fix_ocr_letters(text: str) -> str:
-    """``SIam`` -> ``Slam``: a capital I inside a lower-case word is an l."""
-    return re.sub(r"(?<=[^\W\d_])I(?=[a-zäöõü])", "l", text)
+    """``SIam`` -> ``Slam`` (a capital I inside a word is an l); ``l)`` -> ``1)``."""
+    text = re.sub(r"(?<=[^\W\d_])I(?=[a-zäöõü])", "l", text)
+    return re.sub(r"(?<![\w(])l\)(?= )", "1)", text)
 
 
 _CLOSE_QUOTE_RE = re.compile(r"(„[^„“\"\d]{1,30}?)\s?(?:'1|\*1|\*4|11|\"|”)(?=[\s.,;:)!]|$)")

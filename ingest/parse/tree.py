@@ -36,6 +36,8 @@ class TreeBuilder:
         doc: the document being parsed.
         conjunctions: words after which a line-end hyphen is real (per language).
         text_filter: optional extra ``str -> str`` applied to every cleaned text.
+        title_filter: the same for titles (default: ``text_filter``); pass ``str`` when
+            the parser gives titles already repaired.
     """
 
     def __init__(
@@ -43,10 +45,12 @@ class TreeBuilder:
         doc: Document,
         conjunctions: frozenset[str] = HYPHEN_CONJUNCTIONS,
         text_filter=None,
+        title_filter=None,
     ) -> None:
         self.doc = doc
         self.conjunctions = conjunctions
         self.text_filter = text_filter
+        self.title_filter = title_filter or text_filter
         self.nodes: list[_Open] = []
         self._by_id: dict[str, _Open] = {}
         self.ids: set[str] = set()
@@ -169,6 +173,11 @@ class TreeBuilder:
         entry = self._new(label, kind, parent.law, title, parent.id, line, attrs)
         self.stack.append(entry)
         return entry.node
+
+    def extend_to(self, line: Line) -> None:
+        """Stretch the current node's source span to ``line`` (a wrapped heading)."""
+        if self.current is not None:
+            self.current.node.end = max(self.current.node.end, line.end)
 
     def continue_title(self, text: str) -> None:
         """Append a wrapped title line to the node just opened."""
@@ -304,8 +313,8 @@ class TreeBuilder:
             node = entry.node
             node.text = texts[i]
             title = clean_block(entry.title_lines, self.conjunctions)
-            if self.text_filter:
-                title = self.text_filter(title)
+            if self.title_filter:
+                title = self.title_filter(title)
             node.title = title
             nodes.append(node)
         return ParseResult(nodes=nodes, warnings=self.warnings, index_labels=self.index_labels)
