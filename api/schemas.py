@@ -105,3 +105,16 @@ class GraphDiff(BaseModel):
     shared_edges: int
     only_in_a: list[DiffEdge]
     only_in_b: list[DiffEdge]
+
+
+class EgoNode(BaseModel):
+    id: str
+    doc: str
+    label: str
+    title: str
+
+
+class EgoGraph(BaseModel):
+    center: str
+    nodes: list[EgoNode]
+    edges: list[DiffEdge]

@@ -121,6 +121,11 @@ def test_api_graph_routes(client):
     assert r.status_code == 200 and any(h["id"] == "sv-2007/16B3" for h in r.json()["results"])
     r = client.get("/api/nodes/sv-2007/16B3/citations", params={"depth": 2})
     assert r.status_code == 200 and r.json()["results"][0]["id"] == "sv-2007/12C"
+    r = client.get("/api/nodes/el-2017/27B1/ego", params={"radius": 1})
+    assert r.status_code == 200 and {"el-2017/16C", "el-2017/26B"} <= {
+        n["id"] for n in r.json()["nodes"]
+    }
+    assert client.get("/api/nodes/el-2017/27B1/ego", params={"radius": 9}).status_code == 400
     r = client.get("/api/graph/path", params={"a": "sv-2007/27B1", "b": "sv-2007/12"})
     assert r.json()["path"][-1] == "sv-2007/12B1"
     assert client.get("/api/graph/rank", params={"doc": "el-2017"}).json()["most_cited"]

@@ -8,11 +8,11 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from graph.export import export_bytes, export_json
-from graph.query import GraphQueryError, cites, diff, path, rank
+from graph.query import GraphQueryError, cites, diff, ego, path, rank
 
 from ..deps import Con
 from ..lookup import LookupError_, resolve_id
-from ..schemas import CitationList, ErrorResponse, GraphDiff, GraphPath, GraphRank
+from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
 router = APIRouter(tags=["graph"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
@@ -48,6 +48,14 @@ def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) ->
     nid = _id(con, node_id)
     hits = _query(cites, request.app.state.graph, nid, depth=depth, reverse=True)
     return {"id": nid, "depth": depth, "reverse": True, "results": hits}
+
+
+@router.get("/api/nodes/{node_id:path}/ego", response_model=EgoGraph, responses=ERRORS)
+def node_ego(
+    node_id: str, request: Request, con: Con, radius: Annotated[int, Query(ge=1, le=3)] = 1
+) -> dict:
+    """The citation neighbourhood of a provision, both directions, as nodes and edges."""
+    return _query(ego, request.app.state.graph, _id(con, node_id), radius=radius)
 
 
 @router.get("/api/graph/path", response_model=GraphPath, responses=ERRORS)
