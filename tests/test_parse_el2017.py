@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import parse_book
 
 from ingest.lines import split_lines
 from ingest.model import Document, Node, ParseResult
-from ingest.parse import parse_document
 from ingest.parse.el2017 import (
     GLUED_RE,
     close_joiners,
@@ -221,11 +220,7 @@ def test_split_index_entry(raw: str, term: str, refs: str, see: list[str]) -> No
 # -- the whole book ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def book() -> ParseResult:
-    manifest = tomllib.loads((ROOT / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
-    entry = next(d for d in manifest["document"] if d["id"] == "el-2017")
-    doc = Document(**entry)
-    raw = (ROOT / "corpus" / doc.source).read_text(encoding="utf-8")
-    return parse_document(raw, doc)
+    return parse_book("el-2017")
 
 
 @pytest.fixture(scope="module")

@@ -2,14 +2,14 @@
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import parse_book
 
 from ingest.labels import slug as slugify
 from ingest.model import Document
-from ingest.parse import et1930s, parse_document
+from ingest.parse import et1930s
 from ingest.parse.et1930s import (
     bare_heading_title,
     heading_title,
@@ -227,10 +227,7 @@ def test_snippet(name):
 # -- the whole book --------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def book():
-    manifest = tomllib.loads((ROOT / "corpus/manifest.toml").read_text("utf-8"))
-    doc = next(Document(**d) for d in manifest["document"] if d["id"] == "et-1930s")
-    raw = (ROOT / "corpus" / doc.source).read_text("utf-8")
-    return parse_document(raw, doc)
+    return parse_book("et-1930s")
 
 
 @pytest.fixture(scope="module")

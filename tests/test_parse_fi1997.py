@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import parse_book
 
-from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
 from ingest.model import LAW_KINDS, Document
-from ingest.parse import parse_document
 from ingest.parse.fi1997 import keep_hyphen, parse, slug, split_title, text_filter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fi1997"
@@ -176,9 +175,7 @@ def test_slug(term, expected) -> None:
 # -- the whole book -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def book():
-    doc = next(d for d in load_manifest(DEFAULT_CORPUS) if d.id == "fi-1997")
-    doc, raw = read_source(doc, DEFAULT_CORPUS)
-    result = parse_document(raw, doc)
+    result = parse_book("fi-1997")
     nodes = {n.label: n for n in result.nodes}
     children: dict[str, list[str]] = {}
     for n in result.nodes:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import parse_book
 
 from ingest.lines import Line
 from ingest.model import Document
-from ingest.parse import parse_document
 from ingest.parse.fi2007 import (
     DEFINITION_TERMS,
     _page_cuts,
@@ -150,10 +149,8 @@ def test_marker_before_a_full_stop_only_once_numbering_is_known():
 # -- the whole book --------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def book():
-    manifest = tomllib.loads((ROOT / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
-    doc = next(Document(**d) for d in manifest["document"] if d["id"] == "fi-2007")
-    raw = (ROOT / "corpus" / doc.source).read_text(encoding="utf-8")
-    result = parse_document(raw, doc)
+    raw = (ROOT / "corpus" / "003_b96a55bb3111ab65.txt").read_text(encoding="utf-8")
+    result = parse_book("fi-2007")
     return raw, result, {n.label: n for n in result.nodes}
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import parse_book
 
 from ingest.model import LAW_KINDS, Document
-from ingest.parse import parse_document
 from ingest.parse.sv2007 import parse, parse_label, slug
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,11 +148,7 @@ def test_footnote_marker_glued_before_page_break():
 # -- the whole book --------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def book():
-    manifest = tomllib.loads((ROOT / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
-    entry = next(d for d in manifest["document"] if d["id"] == "sv-2007")
-    doc = Document(**entry)
-    raw = (ROOT / "corpus" / doc.source).read_text(encoding="utf-8")
-    return parse_document(raw, doc)
+    return parse_book("sv-2007")
 
 
 @pytest.fixture(scope="module")
