@@ -178,6 +178,28 @@ _NAME_RE = re.compile(r"(?<![\w.])([A-ZÄÖÜÕ]) (?=([^\W\d_]+))")
 
 
 # -- split words -------------------------------------------------------------------
+def _rewrite_windows(
+    text: str, sizes: tuple[int, ...], rewrite: Callable[[list[str]], str | None]
+) -> str:
+    """Scan space-separated pieces left to right; at each place try windows of ``sizes``
+    pieces (largest first) and let ``rewrite`` replace the first window it accepts."""
+    tokens = text.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for k in sizes:
+            run = tokens[i : i + k]
+            fixed = rewrite(run) if len(run) == k else None
+            if fixed:
+                out.append(fixed)
+                i += k
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return " ".join(out)
+
+
 class Lexicon:
     """The words known for joining, and the joins made (for measuring).
 
@@ -283,21 +305,14 @@ class Lexicon:
 
     def join_runs(self, text: str, sizes: tuple[int, ...] = (5, 4, 3)) -> str:
         """Join runs of 3-5 space-separated pieces (``k u id`` -> ``kuid``)."""
-        tokens = text.split(" ")
-        out: list[str] = []
-        i = 0
-        while i < len(tokens):
-            for k in sizes:
-                run = tokens[i : i + k]
-                if len(run) == k and self._join_run(run) and not self._edge_word(run):
-                    self.joins.append((" ".join(run), "".join(run)))
-                    out.append("".join(run))
-                    i += k
-                    break
-            else:
-                out.append(tokens[i])
-                i += 1
-        return " ".join(out)
+
+        def join(run: list[str]) -> str | None:
+            if self._join_run(run) and not self._edge_word(run):
+                self.joins.append((" ".join(run), "".join(run)))
+                return "".join(run)
+            return None
+
+        return _rewrite_windows(text, sizes, join)
 
     def join_initials(self, text: str) -> str:
         """``m itte`` -> ``mitte``, ``K ontreerida`` -> ``Kontreerida`` before other pairs.
@@ -362,22 +377,14 @@ class Lexicon:
         when exactly one split gives a short leading word (:data:`LEADING_WORDS`)
         and a known word of four letters or more.
         """
-        tokens = text.split(" ")
-        out: list[str] = []
-        i = 0
-        while i < len(tokens):
-            for k in sizes:
-                run = tokens[i : i + k]
-                fixed = self._resplit(run) if len(run) == k else None
-                if fixed:
-                    self.resplits.append((" ".join(run), fixed))
-                    out.append(fixed)
-                    i += k
-                    break
-            else:
-                out.append(tokens[i])
-                i += 1
-        return " ".join(out)
+
+        def resplit(run: list[str]) -> str | None:
+            fixed = self._resplit(run)
+            if fixed:
+                self.resplits.append((" ".join(run), fixed))
+            return fixed
+
+        return _rewrite_windows(text, sizes, resplit)
 
     def _resplit(self, run: list[str]) -> str | None:
         matches = [_WORD_TOKEN_RE.match(p) for p in run]
