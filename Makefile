@@ -4,8 +4,10 @@ BIN = $(VENV)/bin
 DB ?= var/lawgraph.db
 HOST ?= 127.0.0.1
 PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install install-test ingest run serve test lint bench clean
+.PHONY: install install-test browser ingest run serve test lint bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +27,14 @@ run: ingest
 
 serve: run
 
-test: install-test
+# Debian's Chromium for the browser tests (Playwright drives it by its executable path).
+$(CHROMIUM):
+	$(SUDO) apt-get update -q
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium
+
+browser: $(CHROMIUM)
+
+test: install-test $(CHROMIUM)
 	$(BIN)/ruff check ingest graph api web tests bench
 	$(BIN)/python -m pytest -q
 

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ingest import store
 
 from . import errors
-from .routes import documents, graph, nodes
+from .routes import align, compare, documents, glossary, graph, nodes, search
 
 
 def create_app(db: Path | str | None = None) -> FastAPI:
@@ -31,7 +31,10 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(documents.router)
     app.include_router(graph.router)  # before nodes: /api/nodes/{id}/citations
+    app.include_router(align.router)  # before nodes: /api/nodes/{id}/aligned
     app.include_router(nodes.router)
+    for feature in (compare, glossary, search):
+        app.include_router(feature.router)
 
     from web.pages import TEMPLATES
     from web.pages import router as pages_router

@@ -23,7 +23,8 @@ DB_OPTION = click.option(
 )
 
 
-def _open(db: Path | None):
+def open_db(db: Path | None):
+    """Open the store read-only, or fail with a clear CLI error."""
     try:
         return store.open_store(store.resolve_db(db))
     except store.StoreError as exc:
@@ -67,7 +68,10 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
 
     path = store.resolve_db(db)
     try:
-        report = ingest_corpus(path, corpus_dir, force=force, progress=progress)
+        report = ingest_corpus(
+            path, corpus_dir, force=force, progress=progress,
+            stage_progress=lambda name: click.echo(f"corpus stage: {name}", err=True),
+        )  # fmt: skip
     except CorpusError as exc:
         raise click.ClickException(str(exc)) from exc
     if report.skipped:
@@ -77,6 +81,11 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
         click.echo(r.summary())
         if r.missing_index_labels:
             click.echo(f"  index labels missing from the tree: {', '.join(r.missing_index_labels)}")
+    for name, stats in report.stages.items():
+        if stats:
+            flat = {k: v for k, v in stats.items() if not isinstance(v, dict | list)}
+            shown = ", ".join(f"{k} {v}" for k, v in flat.items())
+            click.echo(f"{name}: {shown}")
     total = sum(len(r.warnings) for r in report.documents)
     click.echo(f"wrote {path} in {report.seconds:.2f} s ({total} warnings)")
     if show_warnings:
@@ -95,7 +104,7 @@ def export(db: Path | None, fmt: str, output: Path) -> None:
     from graph.build import build_graph
     from graph.export import export_bytes, export_json
 
-    con = _open(db)
+    con = open_db(db)
     g = build_graph(con)
     output.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
@@ -118,7 +127,7 @@ def _node_dict(n) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def show(db: Path | None, node_id: str, as_json: bool) -> None:
     """Show one node (DOC/LABEL, e.g. sv-2007/16B1) with its children."""
-    con = _open(db)
+    con = open_db(db)
     try:
         nid = resolve_id(con, node_id)
     except LookupError_ as exc:
@@ -148,7 +157,7 @@ def show(db: Path | None, node_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def laws(db: Path | None, doc: str, as_json: bool) -> None:
     """List the laws of one document."""
-    con = _open(db)
+    con = open_db(db)
     if store.document(con, doc) is None:
         known = ", ".join(d["id"] for d in store.documents(con))
         raise click.ClickException(f"unknown document {doc!r} (known: {known})")
@@ -169,7 +178,7 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
 def _graph(db: Path | None):
     from graph.build import build_graph
 
-    con = _open(db)
+    con = open_db(db)
     return con, build_graph(con)
 
 
@@ -291,3 +300,8 @@ def serve(db: Path | None, host: str, port: int) -> None:
         f"serving {path} on http://{host}:{port} (loaded in {time.perf_counter() - t:.2f} s)"
     )
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+from .commands import register_all  # noqa: E402  (commands import the helpers above)
+
+register_all(main)

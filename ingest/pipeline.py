@@ -14,7 +14,23 @@ from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
-from .store import SCHEMA_VERSION, stored_input_hash, write_store
+from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
+
+
+def corpus_stages() -> list[tuple[str, Stage]]:
+    """The corpus-wide stages, in order: each may read what the ones before it wrote."""
+    from .align import align_stage
+    from .align.diverge import divergence_stage
+    from .glossary import glossary_stage
+    from .search.index import search_stage
+
+    return [
+        ("glossary", glossary_stage),
+        ("align", align_stage),
+        ("divergences", divergence_stage),
+        ("search", search_stage),
+    ]
+
 
 _CODE_DIR = Path(__file__).resolve().parent
 _LEAK_CHECKS = {
@@ -74,12 +90,15 @@ class IngestReport:
     skipped: bool
     documents: list[DocumentReport]
     seconds: float
+    stages: dict[str, dict] = field(default_factory=dict)
 
 
 def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
-    """Hash the manifest, every source and the ingestion code: equal hash, equal store."""
+    """Hash the manifest, curated data, every source and the ingestion code."""
     h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
-    h.update((Path(corpus_dir) / "manifest.toml").read_bytes())
+    for data in sorted(Path(corpus_dir).glob("*.toml")):  # manifest and curated data
+        h.update(data.name.encode())
+        h.update(data.read_bytes())
     for doc in docs:
         h.update(f"{doc.id}:{doc.sha256}\n".encode())
     for path in sorted(_CODE_DIR.rglob("*.py")):
@@ -138,6 +157,7 @@ def ingest_corpus(
     corpus_dir: Path = DEFAULT_CORPUS,
     force: bool = False,
     progress: Callable[[Document, str], None] | None = None,
+    stage_progress: Callable[[str], None] | None = None,
 ) -> IngestReport:
     """Parse every document of the manifest and write the store atomically.
 
@@ -146,6 +166,7 @@ def ingest_corpus(
         corpus_dir: the folder with ``manifest.toml`` and the books.
         force: rebuild even when the input hash matches the existing store.
         progress: called with (document, stage) as work proceeds.
+        stage_progress: called with the name of each corpus-wide stage as it starts.
 
     Raises:
         CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
@@ -183,5 +204,5 @@ def ingest_corpus(
         rows.append((doc, stats, result.nodes, warns, cites))
         if progress:
             progress(doc, "done")
-    write_store(Path(db), rows, digest)
-    return IngestReport(Path(db), False, reports, time.perf_counter() - t0)
+    stages = write_store(Path(db), rows, digest, corpus_stages(), stage_progress)
+    return IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)

@@ -10,12 +10,12 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from .model import Citation, Document, Node, ParseWarning
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = Path("var/lawgraph.db")
 
 SCHEMA = """
@@ -55,12 +55,33 @@ def resolve_db(db: str | os.PathLike[str] | None) -> Path:
     return Path(db or os.environ.get("LAWGRAPH_DB") or DEFAULT_DB)
 
 
+Stage = Callable[[sqlite3.Connection], dict]
+"""A corpus-wide ingest step (glossary, alignment, divergences, search index).
+
+It runs on the half-written store after every document's nodes and citations are in,
+creates and fills its own tables, and returns statistics kept in ``meta``.
+"""
+
+
 def write_store(
     path: Path,
     documents: Iterable[tuple[Document, dict, list[Node], list[ParseWarning], list[Citation]]],
     input_hash: str,
-) -> None:
-    """Write a complete store to ``path`` atomically (temp file, then rename)."""
+    stages: Sequence[tuple[str, Stage]] = (),
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, dict]:
+    """Write a complete store to ``path`` atomically (temp file, then rename).
+
+    Args:
+        path: destination file.
+        documents: per document, its record, stats, nodes, warnings and citations.
+        input_hash: the hash of everything the store is made from.
+        stages: corpus-wide steps run in order on the temporary store before the rename.
+        progress: called with each stage's name before it runs.
+
+    Returns:
+        Each stage's statistics by stage name.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".lawgraph-", suffix=".db.tmp", dir=path.parent)
@@ -106,12 +127,39 @@ def write_store(
                     [(w.doc, w.line, w.message) for w in warnings],
                 )
             con.commit()
+            results: dict[str, dict] = {}
+            for name, stage in stages:
+                if progress:
+                    progress(name)
+                con.row_factory = sqlite3.Row
+                results[name] = stage(con) or {}
+                con.row_factory = None
+                con.execute(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    (f"stage:{name}", json.dumps(results[name], ensure_ascii=False)),
+                )
+                con.commit()
         finally:
             con.close()
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return results
+
+
+def stage_stats(con: sqlite3.Connection, name: str) -> dict:
+    """Return the statistics a corpus-wide stage left in ``meta`` (empty if none)."""
+    value = meta(con, f"stage:{name}")
+    return json.loads(value) if value else {}
+
+
+def has_table(con: sqlite3.Connection, name: str) -> bool:
+    """Whether the store has a table (or virtual table) called ``name``."""
+    row = con.execute(
+        "SELECT 1 FROM sqlite_master WHERE name = ? AND type IN ('table', 'view')", (name,)
+    ).fetchone()
+    return row is not None
 
 
 def open_store(path: Path) -> sqlite3.Connection:

@@ -1,0 +1,152 @@
+"""The language pipeline: spaCy blank pipelines, accent folding, lemmas and stems.
+
+One place decides how text in each language becomes comparable tokens, so the
+glossary tagger, the alignment and the search index all agree:
+
+* :func:`fold` lowercases and removes Greek tonos and dialytika (and turns final
+  sigma into sigma), so ``ΡΕΝΌΝΣ``, ``ρενόνς`` and ``ρενονς`` compare equal. Finnish,
+  Swedish and Estonian letters (ä ö å õ ü) are letters of their own and stay.
+* :func:`pipeline` gives a cached ``spacy.blank(lang)`` with abbreviation fixes
+  (Greek ``παρ.``, Estonian ``nt.``, Finnish ``ks.`` …), a sentencizer that knows the
+  Greek question mark ``;`` and a ``lawgraph_lemmas`` component that fills
+  ``token.lemma_`` with folded lemmas.
+* :func:`lemma` uses simplemma's dictionaries (ingest time only: they are large) and
+  falls back to :func:`stem` (Snowball through PyStemmer, small and fast) for words
+  the dictionary does not know.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import spacy
+from spacy.language import Language
+from spacy.symbols import ORTH
+from spacy.tokens import Doc
+
+LANGS = ("fi", "sv", "el", "et")
+STEMMER_NAMES = {"fi": "finnish", "sv": "swedish", "el": "greek", "et": "estonian"}
+
+# Abbreviations that end in a full stop but do not end a sentence.
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "fi": ("ks.", "Ks.", "esim.", "Esim.", "vrt.", "Vrt.", "mm.", "ns.", "yms.", "jne.",
+           "kts.", "Kts.", "s.", "nro.", "mom.", "kohd."),
+    "sv": ("t.ex.", "bl.a.", "s.k.", "dvs.", "jfr.", "Jfr.", "m.m.", "resp.", "ca.", "st.",
+           "nr.", "s."),
+    "el": ("παρ.", "Παρ.", "π.χ.", "Π.χ.", "βλ.", "Βλ.", "κλπ.", "κ.λπ.", "σελ.", "αρ.",
+           "κ.ά.", "δηλ."),
+    "et": ("nt.", "Nt.", "vt.", "Vt.", "ks.", "Ks.", "jne.", "jm.", "s.o.", "e.", "lk.",
+           "nn.", "resp.", "lg."),
+}  # fmt: skip
+SENTENCE_ENDS = {"el": (";", "\u037e")}
+
+_WORD = re.compile(r"\w+(?:[-'’]\w+)*")
+
+
+def fold(text: str) -> str:
+    """Lowercase ``text`` and strip Greek accents; other letters are kept as they are.
+
+    >>> fold("ΡΕΝΌΝΣ Αϋπνία")
+    'ρενονσ αυπνια'
+    """
+    text = unicodedata.normalize("NFC", text).lower()
+    if not any("\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" for ch in text):
+        return text
+    out = []
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch) and out and _is_greek(out[-1]):
+            continue
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out)).replace("ς", "σ")
+
+
+def _is_greek(ch: str) -> bool:
+    return "\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff"
+
+
+def words(text: str) -> list[str]:
+    """Return the folded word tokens of ``text`` (a fast regex split, no spaCy)."""
+    return _WORD.findall(fold(text))
+
+
+@lru_cache(maxsize=8)
+def stemmer(lang: str):
+    """Return the cached Snowball stemmer for ``lang``."""
+    import Stemmer
+
+    return Stemmer.Stemmer(STEMMER_NAMES[lang])
+
+
+def stem(lang: str, word: str) -> str:
+    """Return the Snowball stem of the folded ``word``."""
+    folded = fold(word)
+    if lang not in STEMMER_NAMES:
+        return folded
+    return fold(stemmer(lang).stemWord(folded))
+
+
+@lru_cache(maxsize=200_000)
+def lemma(lang: str, word: str) -> str:
+    """Return the folded dictionary lemma of ``word``, or its stem if it is unknown.
+
+    Uses simplemma (loads a large dictionary on first use: ingest time only).
+    """
+    import simplemma
+
+    low = unicodedata.normalize("NFC", word).lower()
+    if lang not in STEMMER_NAMES or not any(ch.isalpha() for ch in low):
+        return fold(low)
+    if simplemma.is_known(low, lang=lang):
+        return fold(simplemma.lemmatize(low, lang=lang))
+    found = simplemma.lemmatize(low, lang=lang, greedy=True)
+    if found != low:
+        return fold(found)
+    return stem(lang, low)
+
+
+@Language.factory("lawgraph_lemmas", default_config={})
+def _make_lemmas(nlp: Language, name: str):
+    lang = nlp.lang
+
+    def set_lemmas(doc: Doc) -> Doc:
+        for tok in doc:
+            tok.lemma_ = lemma(lang, tok.text) if tok.is_alpha else fold(tok.text)
+        return doc
+
+    return set_lemmas
+
+
+@lru_cache(maxsize=8)
+def pipeline(lang: str, lemmas: bool = True) -> Language:
+    """Return the cached blank spaCy pipeline for ``lang``.
+
+    It has abbreviation special cases, a sentencizer (``;`` ends a Greek question)
+    and, if ``lemmas``, the ``lawgraph_lemmas`` component.
+
+    Raises:
+        ValueError: for a language that is not one of :data:`LANGS`.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"unsupported language {lang!r}; expected one of {', '.join(LANGS)}")
+    nlp = spacy.blank(lang)
+    for abbr in ABBREVIATIONS.get(lang, ()):
+        nlp.tokenizer.add_special_case(abbr, [{ORTH: abbr}])
+    from spacy.pipeline import Sentencizer
+
+    punct = list(Sentencizer.default_punct_chars) + list(SENTENCE_ENDS.get(lang, ()))
+    nlp.add_pipe("sentencizer", config={"punct_chars": punct})
+    if lemmas:
+        nlp.add_pipe("lawgraph_lemmas")
+    return nlp
+
+
+def sentences(lang: str, text: str) -> list[str]:
+    """Split ``text`` into sentences with the language's pipeline."""
+    return [s.text.strip() for s in pipeline(lang, lemmas=False)(text).sents if s.text.strip()]
+
+
+def lemmas(lang: str, text: str) -> list[str]:
+    """Return the folded lemmas of the word tokens of ``text``."""
+    return [t.lemma_ for t in pipeline(lang)(text) if t.is_alpha]
