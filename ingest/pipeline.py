@@ -93,6 +93,20 @@ class IngestReport:
     stages: dict[str, dict] = field(default_factory=dict)
 
 
+def _named(name: str, stage: Stage) -> Stage:
+    """Wrap a stage so that a failure names the stage instead of dumping a traceback."""
+
+    def run(con):
+        try:
+            return stage(con)
+        except CorpusError:
+            raise
+        except Exception as exc:
+            raise CorpusError(f"the {name} stage failed: {type(exc).__name__}: {exc}") from exc
+
+    return run
+
+
 def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
     """Hash the manifest, curated data, every source and the ingestion code."""
     h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
@@ -204,5 +218,8 @@ def ingest_corpus(
         rows.append((doc, stats, result.nodes, warns, cites))
         if progress:
             progress(doc, "done")
-    stages = write_store(Path(db), rows, digest, corpus_stages(), stage_progress)
+    stages = write_store(
+        Path(db), rows, digest, [(n, _named(n, f)) for n, f in corpus_stages()], stage_progress,
+        extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
+    )  # fmt: skip
     return IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)

@@ -69,6 +69,7 @@ def write_store(
     input_hash: str,
     stages: Sequence[tuple[str, Stage]] = (),
     progress: Callable[[str], None] | None = None,
+    extra_meta: dict[str, str] | None = None,
 ) -> dict[str, dict]:
     """Write a complete store to ``path`` atomically (temp file, then rename).
 
@@ -78,6 +79,8 @@ def write_store(
         input_hash: the hash of everything the store is made from.
         stages: corpus-wide steps run in order on the temporary store before the rename.
         progress: called with each stage's name before it runs.
+        extra_meta: more ``meta`` entries, e.g. ``corpus_dir`` for stages that read
+            curated data beside the books.
 
     Returns:
         Each stage's statistics by stage name.
@@ -92,8 +95,9 @@ def write_store(
             con.executescript(SCHEMA)
             con.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash)],
-            )
+                [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash),
+                 *(extra_meta or {}).items()],
+            )  # fmt: skip
             for ord_, (doc, stats, nodes, warnings, cites) in enumerate(documents):
                 con.execute(
                     "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",

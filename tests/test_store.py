@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
+from ingest import pipeline, store
 from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
 from ingest.pipeline import ingest_corpus
 
@@ -80,6 +80,37 @@ def test_store_roundtrip_skip_and_force(tmp_path):
     src = next(corpus.glob("*.txt"))
     src.write_text(src.read_text("utf-8") + "\n", "utf-8")
     assert not ingest_corpus(db, corpus).skipped
+
+
+def test_stages_run_in_order_and_leave_their_stats(tmp_path):
+    corpus = _corpus_copy(tmp_path)
+    report = ingest_corpus(tmp_path / "s.db", corpus)
+    assert list(report.stages) == ["glossary", "align", "divergences", "search"]
+    con = store.open_store(tmp_path / "s.db")
+    for name, stats in report.stages.items():
+        assert store.stage_stats(con, name) == stats
+    assert store.meta(con, "corpus_dir") == str(corpus.resolve())
+    assert store.has_table(con, "nodes") and not store.has_table(con, "no_such_table")
+    con.close()
+
+
+def test_failing_stage_leaves_old_store_and_no_temp(tmp_path, monkeypatch):
+    corpus = _corpus_copy(tmp_path)
+    db = tmp_path / "s.db"
+    ingest_corpus(db, corpus)
+    before = db.read_bytes()
+    seen = []
+
+    def failing(con):
+        seen.append(con.execute("SELECT count(*) FROM nodes").fetchone()[0])
+        raise RuntimeError("stage broke")
+
+    monkeypatch.setattr(pipeline, "corpus_stages", lambda: [("broken", failing)])
+    with pytest.raises(CorpusError, match="the broken stage failed: RuntimeError: stage broke"):
+        ingest_corpus(db, corpus, force=True)
+    assert seen and seen[0] > 100  # the stage saw the documents already written
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 @pytest.mark.parametrize("where", ["while writing", "before rename"])
