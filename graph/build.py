@@ -13,8 +13,11 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     """Return documents and nodes as graph nodes, with typed edges.
 
     Edge types: ``contains`` (parent -> child, and document -> its top-level nodes),
-    ``indexes`` (index term -> provision it lists) and ``cites`` (provision ->
-    provision, one edge per resolved citation, with ``raw``, ``kind`` and ``relative``).
+    ``indexes`` (index term -> provision it lists), ``cites`` (provision ->
+    provision, one edge per resolved citation, with ``raw``, ``kind`` and ``relative``)
+    and ``aligned`` (provision or topic -> its counterpart in another document, one
+    edge per row of the ``alignments`` table, with ``score``, ``method``, ``relation``
+    and ``flagged``: 1 marks a label match the content contradicts).
     Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """
     g = nx.MultiDiGraph()
@@ -37,6 +40,12 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
         if c.target:
             g.add_edge(c.source, c.target, type="cites", raw=c.raw, kind=c.kind,
                        relative=int(c.relative))  # fmt: skip
+    if store.has_table(con, "alignments"):
+        rows = con.execute("SELECT a, b, score, method, relation, flagged FROM alignments")
+        for a, b, score, method, relation, flagged in rows:
+            if a in g and b in g:
+                g.add_edge(a, b, type="aligned", score=float(score), method=method,
+                           relation=relation, flagged=int(flagged))  # fmt: skip
     return g
 
 

@@ -20,7 +20,8 @@ def export_json(con: sqlite3.Connection, g: nx.MultiDiGraph | None = None) -> di
     """Return ``{"documents": [...], "nodes": [...], "edges": [...]}``.
 
     Nodes carry their own text only; edges carry ``source``, ``target`` and ``type``
-    (plus ``raw`` for citations, ``score``/``method`` for alignments).
+    (plus ``raw`` for citations; ``score``, ``method``, ``relation`` and ``flagged``
+    for ``aligned`` edges).
     """
     g = g if g is not None else build_graph(con)
     docs = store.documents(con)
@@ -62,9 +63,11 @@ def export_bytes(con: sqlite3.Connection, fmt: str, g: nx.MultiDiGraph | None = 
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out)
-        w.writerow(["source", "target", "type", "raw", "kind", "score", "method"])
+        w.writerow(["source", "target", "type", "raw", "kind", "score", "method", "relation",
+                    "flagged"])  # fmt: skip
         for u, v, a in g.edges(data=True):
             w.writerow([u, v, a["type"], a.get("raw", ""), a.get("kind", ""),
-                        a.get("score", ""), a.get("method", "")])  # fmt: skip
+                        a.get("score", ""), a.get("method", ""), a.get("relation", ""),
+                        a.get("flagged", "")])  # fmt: skip
         return out.getvalue().encode("utf-8")
     raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})")
