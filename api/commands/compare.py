@@ -1,9 +1,135 @@
-"""CLI commands: compare."""
+"""CLI commands: compare a provision across versions; divergence reports."""
 
 from __future__ import annotations
 
+import csv
+import json
+import shutil
+import sys
+
 import click
+
+WRAP = 44
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return click.wrap_text(text or "", width).splitlines() or [""]
+
+
+def _pair(f: dict) -> str:
+    return f"[{f['doc_a']}~{f['doc_b']}]"
+
+
+def _table(result: dict) -> None:
+    """Print the compare result as a row-by-row table with wrapped text."""
+    docs = [d for d, v in result["versions"].items() if v.get("id")]
+    term = shutil.get_terminal_size((160, 40)).columns
+    width = max(24, min(WRAP, (term - 16) // max(1, len(docs)) - 2))
+    for d, v in result["versions"].items():
+        line = f"{d}: {v.get('id') or '-'}"
+        if v.get("missing"):
+            line += f"  ({v['missing']})"
+        if v.get("via"):
+            line += f"  [{v['via']['reason']}]"
+        click.echo(line)
+
+    keys = [result["label"]] + ["  " * (r["depth"] - 1) + r["key"] for r in result["rows"]]
+    kw = max(len(k) for k in keys) + 2
+
+    def block(key: str, cells: dict) -> None:
+        cols = []
+        for d in docs:
+            c = cells.get(d)
+            cols.append(["—"] if c is None else
+                        _wrap(f"{c['label']} {c['title']} {c['text']}".strip(), width))  # fmt: skip
+        for i in range(max(len(c) for c in cols)):
+            first = key if i == 0 else ""
+            click.echo(f"{first:<{kw}}" + "  ".join(f"{(c[i] if i < len(c) else ''):<{width}}"
+                                                 for c in cols).rstrip())  # fmt: skip
+
+    click.echo("")
+    click.echo(f"{'':<{kw}}" + "  ".join(f"{d:<{width}}" for d in docs).rstrip())
+    block(result["label"], {d: result["versions"][d] for d in docs})
+    for f in result["divergences"]:
+        click.echo(f"{'':<{kw}}! {_pair(f)} {f['type']} ({f['severity']}): {f['message']}")
+    for row in result["rows"]:
+        click.echo("")
+        block("  " * (row["depth"] - 1) + row["key"], row["cells"])
+        for f in row["divergences"]:
+            click.echo(f"{'':<{kw}}! {_pair(f)} {f['type']} ({f['severity']}): {f['message']}")
+    if result["topics"]:
+        click.echo("\nEstonian topics: " + ", ".join(f"{t['title']} ({t['score']:.2f})"
+                                                     for t in result["topics"]))  # fmt: skip
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the ``lawgraph`` group."""
+    from api.cli import DB_OPTION, open_db
+
+    @group.command("compare")
+    @DB_OPTION
+    @click.argument("label")
+    @click.option("--docs", default=None, help="Comma-separated documents, e.g. fi-2007,sv-2007.")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def compare_cmd(db, label: str, docs: str | None, as_json: bool) -> None:
+        """One provision in every version, sub-provisions row by row, with divergences."""
+        from graph.compare import CompareError, compare
+
+        con = open_db(db)
+        wanted = [d.strip() for d in docs.split(",") if d.strip()] if docs else None
+        try:
+            result = compare(con, label, wanted)
+        except CompareError as exc:
+            raise click.ClickException(str(exc)) from exc
+        if as_json:
+            click.echo(json.dumps(result, ensure_ascii=False, indent=1))
+        else:
+            _table(result)
+
+    @group.command("divergences")
+    @DB_OPTION
+    @click.argument("doc_a")
+    @click.argument("doc_b")
+    @click.option("--type", "type_", default=None, help="Only this divergence type.")
+    @click.option("--severity", type=click.Choice(["low", "medium", "high"]), default=None)
+    @click.option("--limit", type=click.IntRange(1, None), default=None)
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+    def divergences_cmd(db, doc_a, doc_b, type_, severity, limit, as_json, as_csv) -> None:
+        """Divergences between two documents, highest provision score first."""
+        from ingest import store
+        from ingest.align.diverge import DivergenceError, divergences, pair_report
+
+        if as_json and as_csv:
+            raise click.ClickException("choose one of --json and --csv")
+        con = open_db(db)
+        known = [d["id"] for d in store.documents(con)]
+        for d in (doc_a, doc_b):
+            if d not in known:
+                raise click.ClickException(f"unknown document {d!r} (known: {', '.join(known)})")
+        try:
+            rows = divergences(con, doc_a, doc_b, type=type_, severity=severity, limit=limit)
+        except DivergenceError as exc:
+            raise click.ClickException(str(exc)) from exc
+        if as_json:
+            out = {"a": doc_a, "b": doc_b, "results": rows,
+                   "report": pair_report(con, doc_a, doc_b)}  # fmt: skip
+            click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+            return
+        if as_csv:
+            from api.routes.compare import CSV_COLUMNS
+
+            w = csv.writer(sys.stdout)
+            w.writerow(CSV_COLUMNS)
+            for r in rows:
+                w.writerow([json.dumps(r[c], ensure_ascii=False) if c == "evidence" else r[c]
+                            for c in CSV_COLUMNS])  # fmt: skip
+            return
+        report = pair_report(con, doc_a, doc_b)
+        total = sum(report["by_type"].values())
+        click.echo(f"{doc_a} vs {doc_b}: {total} divergences (showing {len(rows)}); by type "
+                   + ", ".join(f"{k} {v}" for k, v in report["by_type"].items()))  # fmt: skip
+        for r in rows:
+            pair = f"{r['a'] or '—'} ~ {r['b'] or '—'}"
+            click.echo(f"{r['score'] or 0:6.1f}  {pair:<34} {r['type']:<17} {r['severity']:<6} "
+                       f"{r['message']}")  # fmt: skip

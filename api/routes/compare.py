@@ -1,7 +1,130 @@
-"""JSON routes: compare."""
+"""JSON routes: one provision across versions, and divergence reports between documents."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import csv
+import io
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from graph.compare import CompareError, ProvisionNotFound, compare
+from ingest import store
+from ingest.align.diverge import DivergenceError, divergences, pair_report
+
+from ..deps import Con
+from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])
+ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+CSV_COLUMNS = ("a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight", "score",
+               "message", "evidence")  # fmt: skip
+
+
+class CompareRow(BaseModel):
+    key: str
+    depth: int
+    cells: dict[str, dict[str, Any] | None]
+    gaps: list[str]
+    divergences: list[dict[str, Any]]
+
+
+class CompareOut(BaseModel):
+    """Every version of a provision; sub-provisions lined up row by row (a document
+    without a sub-provision has ``null`` in that row); divergences attached."""
+
+    label: str
+    query: str
+    docs: list[str]
+    versions: dict[str, dict[str, Any]]
+    rows: list[CompareRow]
+    divergences: list[dict[str, Any]]
+    scores: list[dict[str, Any]]
+    topics: list[dict[str, Any]]
+
+
+class DivergenceOut(BaseModel):
+    a: str | None
+    b: str | None
+    doc_a: str
+    doc_b: str
+    label: str
+    type: str
+    severity: str
+    weight: float
+    score: float | None
+    evidence: dict[str, Any]
+    message: str
+
+
+class DivergenceList(BaseModel):
+    """Divergences between two documents, highest provision score first, with the
+    document-pair report (counts, top provisions, provisions only one side has)."""
+
+    a: str | None
+    b: str | None
+    total: int
+    results: list[DivergenceOut]
+    report: dict[str, Any] | None
+
+
+Doc = Annotated[str | None, Query(max_length=40, description="document id, e.g. fi-2007")]
+
+
+def _docs_param(con, docs: str | None) -> list[str] | None:
+    if not docs:
+        return None
+    return [d.strip() for d in docs.split(",") if d.strip()] or None
+
+
+@router.get("/api/compare/{label:path}", response_model=CompareOut, responses=ERRORS)
+def compare_route(
+    label: str, con: Con,
+    docs: Annotated[str | None, Query(max_length=200, description="e.g. fi-2007,sv-2007")] = None,
+) -> dict:  # fmt: skip
+    """One provision in every version, sub-provisions lined up, divergences attached."""
+    try:
+        return compare(con, label, _docs_param(con, docs))
+    except ProvisionNotFound as exc:
+        raise HTTPException(404, str(exc)) from exc
+    except CompareError as exc:
+        raise HTTPException(400, str(exc)) from exc
+
+
+@router.get("/api/divergences", response_model=DivergenceList, responses=ERRORS)
+def divergences_route(
+    con: Con, a: Doc = None, b: Doc = None,
+    type: Annotated[str | None, Query(max_length=40)] = None,
+    severity: Annotated[str | None, Query(max_length=10)] = None,
+    format: Annotated[str, Query(max_length=10)] = "json",
+    limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
+) -> Any:  # fmt: skip
+    """Divergences between documents ``a`` and ``b`` as JSON or a CSV download."""
+    if format not in ("json", "csv"):
+        raise HTTPException(400, f"unknown format {format!r} (choose from json, csv)")
+    known = [d["id"] for d in store.documents(con)]
+    for d in (a, b):
+        if d and d not in known:
+            raise HTTPException(400, f"unknown document {d!r} (known: {', '.join(known)})")
+    try:
+        rows = divergences(con, a, b, type=type, severity=severity)
+    except DivergenceError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    total = len(rows)
+    rows = rows[:limit] if limit else rows
+    if format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(CSV_COLUMNS)
+        for r in rows:
+            w.writerow([json.dumps(r[c], ensure_ascii=False) if c == "evidence" else r[c]
+                        for c in CSV_COLUMNS])  # fmt: skip
+        name = "-".join(x for x in ("divergences", a, b) if x)
+        headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
+        return Response(buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8",
+                        headers=headers)  # fmt: skip
+    report = pair_report(con, a, b) if a and b else None
+    return {"a": a, "b": b, "total": total, "results": rows, "report": report}

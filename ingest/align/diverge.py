@@ -1,10 +1,498 @@
-"""Divergence checks for aligned provisions."""
+"""Divergence checks for aligned provisions: where one version says what the other does not.
+
+For every aligned pair of provisions (rows of ``alignments`` that are not flagged,
+provisions only, no topics) a table of small pure checks compares the two sides:
+
+* ``cited-targets``: the provisions each side cites, compared through labels
+  (``sv-2007/16B`` corresponds to ``fi-2007/16B``) and, across editions, through the
+  alignment's best counterpart. A citation of an ancestor or descendant of a cited
+  provision counts as the same target.
+* ``numbers``: digits, percentages and number words (per-language tables), after the
+  citation spans, page prefixes and label-like tokens are removed.
+* ``structure``: sub-provisions one side has and the other lacks (by label and by count).
+* ``national-addition``: national notes (el-2017 ``greek_note``), national footnotes
+  and references to national supplement laws; unmatched supplement laws (sv-2007
+  94–116, fi-1997 SR1–SR6) are reported against the other document with no partner.
+* ``length-ratio``: the log length ratio of the pair against the normal ratio of its
+  language pair, calibrated from the corpus itself (median and MAD of every pair);
+  a robust z-score beyond :data:`LENGTH_Z` is flagged.
+* ``concept-missing``: a glossary concept tagged in one side and absent in the other
+  (only concepts with a term in both languages).
+
+Each finding is ``{type, severity, weight, evidence, message}``. A finding's weight is
+``SEVERITY_WEIGHT[severity] * TYPE_FACTOR[type]``; a pair's divergence score is the sum
+of its findings' weights. Evidence names the documents (``{"fi-2007": [...], ...}``)
+so it reads the same whichever way round a pair is shown.
+
+The comparison scope of a pair is each node's own text when both nodes have children
+(or both have none), and the node's whole subtree when only one side subdivides (the
+text then lives at different depths). Footnotes are never part of the scope; they
+only feed the national-addition check.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ingest import store
+from ingest.nlp import words
+
+from .checks import (
+    CHECKS,
+    CONCEPT_MAX_SHARE,
+    GREEK_NOTE,
+    SEVERITIES,
+    TYPE_FACTOR,
+    TYPES,
+    Side,
+    calibrate,
+    finding,
+    numbers,
+    run_checks,
+    strip_spans,
+)
+
+__all__ = [
+    "CHECKS",
+    "divergence_stage",
+    "divergences",
+    "divergence_counts",
+    "node_divergences",
+    "pair_report",
+    "DivergenceError",
+]
+
+PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS divergences (
+  a TEXT, b TEXT, doc_a TEXT NOT NULL, doc_b TEXT NOT NULL, label TEXT NOT NULL,
+  type TEXT NOT NULL, severity TEXT NOT NULL, weight REAL NOT NULL, evidence TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS divergences_a ON divergences(a);
+CREATE INDEX IF NOT EXISTS divergences_b ON divergences(b);
+CREATE INDEX IF NOT EXISTS divergences_docs ON divergences(doc_a, doc_b);
+CREATE TABLE IF NOT EXISTS divergence_scores (
+  a TEXT, b TEXT, doc_a TEXT NOT NULL, doc_b TEXT NOT NULL, label TEXT NOT NULL,
+  score REAL NOT NULL, count INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS divergence_scores_docs ON divergence_scores(doc_a, doc_b);
+CREATE TABLE IF NOT EXISTS divergence_gaps (
+  doc TEXT NOT NULL, other TEXT NOT NULL, node TEXT NOT NULL, label TEXT NOT NULL,
+  kind TEXT NOT NULL, law TEXT, national INTEGER NOT NULL
+);
+"""
+
+# ------------------------------------------------------------------------ the stage
+
+
+@dataclass
+class _Corpus:
+    """What the stage reads from the store, indexed for the checks."""
+
+    langs: dict[str, str]
+    editions: dict[str, str]
+    order: dict[str, int]
+    nodes: dict[str, dict]
+    kids: dict[str, list[str]]
+    footnotes: dict[str, list[dict]]
+    cites: dict[str, list[dict]]
+    labels: dict[str, str]
+    by_label: dict[tuple[str, str], str]
+    national: set[str]
+    textless: set[tuple[str, str]]
+    truncated: set[tuple[str, str]]
+    concepts: dict[str, set[str]]
+    concept_langs: dict[str, set[str]]
+    concept_share: dict[tuple[str, str], float] = field(default_factory=dict)
+    terms: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: (node, other document) whose only alignment there is a flagged label match
+    contradicted: set[tuple[str, str]] = field(default_factory=set)
+    counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+def _load(con: sqlite3.Connection) -> _Corpus:
+    docs = con.execute("SELECT id, language, edition, ord FROM documents").fetchall()
+    c = _Corpus(
+        langs={d[0]: d[1] for d in docs}, editions={d[0]: d[2] for d in docs},
+        order={d[0]: d[3] for d in docs}, nodes={}, kids=defaultdict(list),
+        footnotes=defaultdict(list), cites=defaultdict(list), labels={}, by_label={},
+        national=set(), textless=set(), truncated=set(), concepts=defaultdict(set),
+        concept_langs=defaultdict(set),
+    )  # fmt: skip
+    rows = con.execute(
+        "SELECT id, doc, label, kind, law, text, parent, attrs, title FROM nodes ORDER BY doc, ord"
+    ).fetchall()
+    for r in rows:
+        attrs = json.loads(r[7])
+        c.labels[r[0]] = r[2]
+        if attrs.get("supplement") or attrs.get("national"):
+            c.national.add(r[0])
+        if r[3] == "law" and attrs.get("has_text") is False or attrs.get("has_text") == 0:
+            c.textless.add((r[1], r[4] or r[2]))
+        if r[3] == "law" and attrs.get("truncated"):
+            c.truncated.add((r[1], r[4] or r[2]))
+    for r in rows:
+        attrs = json.loads(r[7])
+        if r[3] == "footnote" and r[6]:
+            c.footnotes[r[6]].append({"id": r[0], "text": r[5], "attrs": attrs})
+        if r[3] not in PROVISION_KINDS or (r[1], r[4]) in c.textless:
+            continue
+        c.nodes[r[0]] = {"id": r[0], "doc": r[1], "label": r[2], "kind": r[3], "law": r[4],
+                         "text": r[5], "parent": r[6], "attrs": attrs, "title": r[8]}  # fmt: skip
+        c.by_label[(r[1], r[2])] = r[0]
+        if r[6]:
+            c.kids[r[6]].append(r[0])
+    for r in con.execute("SELECT source, target, reason, raw, ref, start, end, field "
+                         "FROM citations ORDER BY rowid"):  # fmt: skip
+        c.cites[r[0]].append({"target": r[1], "reason": r[2], "raw": r[3], "ref": r[4],
+                              "start": r[5], "end": r[6], "field": r[7]})  # fmt: skip
+    if store.has_table(con, "concept_hits"):
+        for node, concept in con.execute("SELECT DISTINCT node, concept FROM concept_hits"):
+            c.concepts[node].add(concept)
+    sizes = Counter(n["doc"] for n in c.nodes.values())
+    tagged = Counter((c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes
+                     for k in ks)  # fmt: skip
+    c.concept_share = {key: v / sizes[key[0]] for key, v in tagged.items()}
+    if store.has_table(con, "concept_terms"):
+        for concept, lang, folded in con.execute("SELECT concept, lang, folded FROM concept_terms"):
+            c.concept_langs[concept].add(lang)
+            c.terms.setdefault(lang, {}).setdefault(concept, []).append(folded)
+    return c
+
+
+def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, float]], str]:
+    """Aligned provision pairs ``(a, b, score)``, ``a`` in the earlier document.
+
+    Non-flagged rows of ``alignments`` between provisions; while that table is absent
+    or has no provision rows, pairs of the same label in two documents.
+    """
+    pairs: dict[tuple[str, str], float] = {}
+    source = "alignments"
+    if store.has_table(con, "alignments"):
+        for a, b, score, flagged, relation in con.execute(
+            "SELECT a, b, score, flagged, relation FROM alignments"
+        ):
+            if relation == "topic" or a not in c.nodes or b not in c.nodes:
+                continue
+            if flagged:
+                c.contradicted |= {(a, c.nodes[b]["doc"]), (b, c.nodes[a]["doc"])}
+                continue
+            if c.order[c.nodes[a]["doc"]] > c.order[c.nodes[b]["doc"]]:
+                a, b = b, a
+            if c.nodes[a]["doc"] != c.nodes[b]["doc"]:
+                pairs[(a, b)] = max(pairs.get((a, b), 0.0), float(score or 0.0))
+    if not pairs:
+        source = "labels"
+        docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+        for i, da in enumerate(docs):
+            for db in docs[i + 1 :]:
+                for nid, n in c.nodes.items():
+                    if n["doc"] == da and (db, n["label"]) in c.by_label:
+                        pairs[(nid, c.by_label[(db, n["label"])])] = 1.0
+    for (a, b), score in pairs.items():
+        for x, y in ((a, b), (b, a)):
+            key = (x, c.nodes[y]["doc"])
+            best = c.counterpart.get(key)
+            if best is None or pairs.get(_ordered(c, x, best), 0.0) < score:
+                c.counterpart[key] = y
+    return [(a, b, s) for (a, b), s in pairs.items()], source
+
+
+def _ordered(c: _Corpus, x: str, y: str) -> tuple[str, str]:
+    return (x, y) if c.order[c.nodes[x]["doc"]] < c.order[c.nodes[y]["doc"]] else (y, x)
+
+
+def _subtree(c: _Corpus, nid: str) -> list[str]:
+    out, todo = [], [nid]
+    while todo:
+        n = todo.pop(0)
+        out.append(n)
+        todo[:0] = c.kids.get(n, [])
+    return out
+
+
+def _map_label(c: _Corpus, target: str | None, label: str, doc: str, other: str) -> str:
+    """A cited provision as a label of the other document (through the alignment)."""
+    if target and c.editions[doc] != c.editions[other]:
+        mapped = c.counterpart.get((target, other))
+        if mapped:
+            return c.nodes[mapped]["label"]
+    return label
+
+
+def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
+    n, other = c.nodes[nid], c.nodes[other_id]
+    doc, odoc = n["doc"], other["doc"]
+    lang = c.langs[doc]
+    members = _subtree(c, nid) if scope == "subtree" else [nid]
+    text = " ".join(c.nodes[m]["text"] for m in members if c.nodes[m]["text"])
+    side = Side(id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope,
+                text=text)  # fmt: skip
+    for m in members:
+        cites = c.cites.get(m, [])
+        spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
+        side.numbers += numbers(lang, strip_spans(c.nodes[m]["text"], spans))
+        for x in cites:
+            label = c.labels.get(x["target"]) if x["target"] else None
+            if label is None and x["reason"] == "no-text":
+                label = x["ref"]
+            if label is None or (x["target"] and x["target"].split("/", 1)[1].startswith("def/")):
+                continue
+            side.targets.setdefault(label, x["raw"])
+            side.mapped.setdefault(label, _map_label(c, x["target"], label, doc, odoc))
+            if x["target"] in c.national:
+                side.national.append({"kind": "supplement-reference", "id": m, "text": x["raw"],
+                                      "target": x["target"]})  # fmt: skip
+        attrs = c.nodes[m]["attrs"]
+        if attrs.get("greek_note"):
+            notes = GREEK_NOTE.findall(c.nodes[m]["text"]) or [c.nodes[m]["text"][-160:]]
+            side.national += [{"kind": "greek-note", "id": m, "text": t} for t in notes]
+        if m in c.national:
+            side.national.append({"kind": "supplement", "id": m, "text": n["label"]})
+        for fn in c.footnotes.get(m, []):
+            cited = [x["target"] for x in c.cites.get(fn["id"], []) if x["target"] in c.national]
+            if fn["attrs"].get("greek_note") or cited:
+                side.national.append({"kind": "national-footnote", "id": fn["id"],
+                                      "text": fn["text"]})  # fmt: skip
+        side.concepts |= {k for k in c.concepts.get(m, ()) if _telling(c, k, doc, odoc)}
+    near = _subtree(c, nid) + ([n["parent"]] if n["parent"] in c.nodes else [])
+    side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
+    side.words = set(words(" ".join(c.nodes[m]["text"] for m in {*members, *near})))
+    side.terms = c.terms.get(lang, {})
+    for k in c.kids.get(nid, []):
+        mapped = c.counterpart.get((k, odoc))
+        if mapped:
+            side.children[c.labels[k]] = c.nodes[mapped]["label"]
+        else:
+            side.children[c.labels[k]] = None if (k, odoc) in c.contradicted else c.labels[k]
+    return side
+
+
+def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
+    """Whether a concept's absence can mean something between two documents: it has
+    terms in both languages and is not too common in either document."""
+    langs = c.concept_langs.get(concept)
+    if langs is not None and not {c.langs[doc], c.langs[other]} <= langs:
+        return False
+    return max(c.concept_share.get((d, concept), 0.0) for d in (doc, other)) <= CONCEPT_MAX_SHARE
+
+
+def _scope(c: _Corpus, a: str, b: str) -> str:
+    return "own" if bool(c.kids.get(a)) == bool(c.kids.get(b)) else "subtree"
+
+
+def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
+    """Provisions of one document with no partner in another (tops of unmatched subtrees).
+
+    A provision whose counterpart exists without text (a truncated book) is not a gap.
+    """
+    partners: dict[str, set[str]] = defaultdict(set)
+    for a, b, _ in pairs:
+        partners[a].add(c.nodes[b]["doc"])
+        partners[b].add(c.nodes[a]["doc"])
+    docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+    out = []
+    for nid, n in c.nodes.items():
+        parent = n["parent"] if n["parent"] in c.nodes else None
+        for other in docs:
+            if other == n["doc"] or other in partners[nid]:
+                continue
+            if parent and other not in partners[parent]:
+                continue
+            law = n["law"] or n["label"]
+            if (other, law) in c.textless or (other, law) in c.truncated:
+                continue
+            out.append({"doc": n["doc"], "other": other, "node": nid, "label": n["label"],
+                        "kind": n["kind"], "law": n["law"],
+                        "national": int(nid in c.national)})  # fmt: skip
+    return out
+
+
+def _gap_finding(c: _Corpus, gap: dict) -> dict:
+    nid, doc, other = gap["node"], gap["doc"], gap["other"]
+    what = "national supplement" if gap["national"] else "provision"
+    type_ = "national-addition" if gap["national"] else "structure"
+    n = c.nodes[nid]
+    evidence = {doc: [gap["label"]], other: [], "title": n["title"] or n["text"][:160]}
+    return finding(type_, "high" if gap["kind"] == "law" else "medium", evidence,
+                   f"{doc} has {what} {gap['label']}; {other} has no counterpart")  # fmt: skip
 
 
 def divergence_stage(con: sqlite3.Connection) -> dict:
-    """Find divergences between aligned provisions (filled in by the divergence work)."""
-    return {}
+    """Compare every aligned provision pair and write ``divergences`` and scores.
+
+    Also writes ``divergence_gaps``: per document pair, the provisions one has and the
+    other lacks. Never raises on the real corpus; returns statistics, including the
+    length-ratio calibration per language pair.
+    """
+    t0 = time.perf_counter()
+    con.executescript(SCHEMA)
+    c = _load(con)
+    pairs, source = _pairs(con, c)
+    sides = [(_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b)))
+             for a, b, _ in pairs]  # fmt: skip
+    cal = calibrate(sides)
+    rows: list[tuple] = []
+    for sa, sb in sides:
+        for f in run_checks(sa, sb, cal):
+            rows.append((sa.id, sb.id, sa.doc, sb.doc, sa.label, f))
+    gaps = _gaps(c, pairs)
+    for g in gaps:
+        if g["kind"] != "law":
+            continue
+        first = c.order[g["doc"]] < c.order[g["other"]]
+        a, b = (g["node"], None) if first else (None, g["node"])
+        da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])
+        rows.append((a, b, da, db, g["label"], _gap_finding(c, g)))
+    con.executemany(
+        "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [(a, b, da, db, label, f["type"], f["severity"], f["weight"],
+          json.dumps(f["evidence"], ensure_ascii=False), f["message"])
+         for a, b, da, db, label, f in rows],
+    )  # fmt: skip
+    scores: dict[tuple, list] = {}
+    for a, b, da, db, label, f in rows:
+        s = scores.setdefault((a, b, da, db, label), [0.0, 0])
+        s[0] += f["weight"]
+        s[1] += 1
+    con.executemany("INSERT INTO divergence_scores VALUES (?,?,?,?,?,?,?)",
+                    [(*k, round(v[0], 3), v[1]) for k, v in scores.items()])  # fmt: skip
+    con.executemany(
+        "INSERT INTO divergence_gaps VALUES (?,?,?,?,?,?,?)",
+        [
+            (g["doc"], g["other"], g["node"], g["label"], g["kind"], g["law"], g["national"])
+            for g in gaps
+        ],
+    )
+    by_type = Counter(f["type"] for *_, f in rows)
+    by_docs = Counter(f"{da}~{db}" for _, _, da, db, _, _ in rows)
+    return {
+        "pairs": len(pairs), "pairs_from": source, "divergences": len(rows),
+        "scored_pairs": len(scores), "gaps": len(gaps),
+        "by_type": dict(sorted(by_type.items())), "by_documents": dict(sorted(by_docs.items())),
+        "length_calibration": "; ".join(
+            f"{k} ×{v['median_ratio']} (MAD {v['mad']:.3f}, n {v['n']})" for k, v in cal.items()
+        ),
+        "calibration": {k: {x: round(y, 4) if isinstance(y, float) else y for x, y in v.items()}
+                        for k, v in cal.items()},
+        "seconds": round(time.perf_counter() - t0, 2),
+    }  # fmt: skip
+
+
+# ---------------------------------------------------------------- serve-time helpers
+
+
+class DivergenceError(ValueError):
+    """A divergence query names an unknown type or severity."""
+
+
+def _row(r: sqlite3.Row) -> dict:
+    d = {k: r[k] for k in r.keys()}  # noqa: SIM118
+    d["evidence"] = json.loads(d["evidence"])
+    return d
+
+
+def divergences(
+    con: sqlite3.Connection, doc_a: str | None = None, doc_b: str | None = None,
+    type: str | None = None, severity: str | None = None, limit: int | None = None,
+) -> list[dict]:  # fmt: skip
+    """Divergences between two documents (either order), highest pair score first.
+
+    Each row has ``a``, ``b`` (one may be None: a provision with no counterpart),
+    ``doc_a``/``doc_b`` in manifest order, ``label``, ``type``, ``severity``, ``weight``,
+    ``evidence`` (keyed by document id), ``message`` and the pair's ``score``.
+    With one document only, every pair involving it; with none, every pair.
+
+    Raises:
+        DivergenceError: for an unknown type or severity.
+    """
+    if type is not None and type not in TYPE_FACTOR:
+        raise DivergenceError(f"unknown divergence type {type!r} (choose from {', '.join(TYPES)})")
+    if severity is not None and severity not in SEVERITIES:
+        raise DivergenceError(
+            f"unknown severity {severity!r} (choose from {', '.join(SEVERITIES)})"
+        )
+    if not store.has_table(con, "divergences"):
+        return []
+    sql = ("SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
+           "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
+           "WHERE 1=1")  # fmt: skip
+    args: list = []
+    docs = [x for x in (doc_a, doc_b) if x]
+    if len(docs) == 2:
+        sql += " AND ((d.doc_a = ? AND d.doc_b = ?) OR (d.doc_a = ? AND d.doc_b = ?))"
+        args += [docs[0], docs[1], docs[1], docs[0]]
+    elif docs:
+        sql += " AND (d.doc_a = ? OR d.doc_b = ?)"
+        args += [docs[0], docs[0]]
+    if type:
+        sql += " AND d.type = ?"
+        args.append(type)
+    if severity:
+        sql += " AND d.severity = ?"
+        args.append(severity)
+    sql += " ORDER BY s.score DESC, d.label, d.weight DESC, d.type"
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    return [_row(r) for r in con.execute(sql, args)]
+
+
+def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict]:
+    """Every divergence one of whose sides is ``node_id``, heaviest first."""
+    if not store.has_table(con, "divergences"):
+        return []
+    rows = con.execute(
+        "SELECT * FROM divergences WHERE a = ? OR b = ? ORDER BY weight DESC, doc_a, doc_b, type",
+        (node_id, node_id),
+    )
+    return [_row(r) for r in rows]
+
+
+def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
+    """How many divergences involve each document's provisions of each law.
+
+    Returns ``{(law, doc): count}``: a divergence between ``fi-2007/12C1`` and
+    ``sv-2007/12C1`` counts once for ``("12", "fi-2007")`` and once for
+    ``("12", "sv-2007")``; a provision with no counterpart counts for its own document
+    only. Laws are law numbers as strings (``"12"``, ``"SR3"``).
+    """
+    if not store.has_table(con, "divergences"):
+        return {}
+    rows = con.execute(
+        "SELECT n.law, n.doc, count(*) FROM ("
+        " SELECT a AS id FROM divergences WHERE a IS NOT NULL"
+        " UNION ALL SELECT b FROM divergences WHERE b IS NOT NULL"
+        ") x JOIN nodes n ON n.id = x.id GROUP BY n.law, n.doc"
+    )
+    return {(law, doc): n for law, doc, n in rows if law}
+
+
+def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) -> dict:
+    """The document-pair summary: counts by type and severity, top pairs, provisions
+    present in one document and absent in the other (tops of unmatched subtrees)."""
+    out: dict = {"a": doc_a, "b": doc_b, "by_type": {}, "by_severity": {}, "top": [],
+                 "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
+    if not store.has_table(con, "divergences"):
+        return out
+    pair = "((doc_a = ? AND doc_b = ?) OR (doc_a = ? AND doc_b = ?))"
+    args = (doc_a, doc_b, doc_b, doc_a)
+    for col, key in (("type", "by_type"), ("severity", "by_severity")):
+        rows = con.execute(f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}",
+                           args)  # fmt: skip
+        out[key] = dict(rows)
+    rows = con.execute(f"SELECT * FROM divergence_scores WHERE {pair} ORDER BY score DESC, label "
+                       f"LIMIT ?", (*args, top))  # fmt: skip
+    out["top"] = [{k: r[k] for k in r.keys()} for r in rows]  # noqa: SIM118
+    if store.has_table(con, "divergence_gaps"):
+        for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
+            rows = con.execute("SELECT node, label, kind, law, national FROM divergence_gaps "
+                               "WHERE doc = ? AND other = ?", (doc, other))  # fmt: skip
+            out["only_in"][doc] = [{"id": r[0], "label": r[1], "kind": r[2], "law": r[3],
+                                    "national": bool(r[4])} for r in rows]  # fmt: skip
+    return out

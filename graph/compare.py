@@ -1,0 +1,237 @@
+"""Compare one provision across every version: the versions side by side, their
+sub-provisions lined up row by row, and the divergences found between them.
+
+A version is the node with the same label in a document, unless the content alignment
+says another provision of that document is the real counterpart (a renumbering
+between editions): then that one is shown, with ``via`` saying which and why.
+
+Errors: :class:`CompareError` (a :class:`graph.query.GraphQueryError`, a ``ValueError``)
+for bad input (not a label, unknown document: HTTP 400) and :class:`ProvisionNotFound`
+(also a ``LookupError``) when no requested document has the provision (HTTP 404).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from ingest import store
+from ingest.align.diverge import node_divergences
+from ingest.labels import normalise_label
+
+from .query import GraphQueryError
+
+PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
+TOPIC_CANDIDATES = 5
+CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
+FLAGGED = "same label, but the content alignment contradicts it"
+
+
+class CompareError(GraphQueryError):
+    """The request is malformed: not a provision label, or an unknown document."""
+
+
+class ProvisionNotFound(CompareError, LookupError):
+    """No document (of those asked for) has the provision."""
+
+
+def _align():
+    """The alignment readers, or None while the alignment package lacks them."""
+    try:
+        from ingest import align
+    except ImportError:  # pragma: no cover - the package is part of the project
+        return None
+    return align if hasattr(align, "equivalent") and hasattr(align, "aligned") else None
+
+
+def _cell(row: sqlite3.Row) -> dict:
+    attrs = json.loads(row["attrs"])
+    keep = {k: attrs[k] for k in CELL_ATTRS if k in attrs}
+    return {"id": row["id"], "doc": row["doc"], "label": row["label"], "kind": row["kind"],
+            "title": row["title"], "text": row["text"], "attrs": keep}  # fmt: skip
+
+
+def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
+    return con.execute("SELECT * FROM nodes WHERE id = ?", (node_id,)).fetchone()
+
+
+def _has_text(con: sqlite3.Connection, row: sqlite3.Row) -> bool:
+    law = _node(con, f"{row['doc']}/{row['law']}") if row["law"] else row
+    return law is None or json.loads(law["attrs"]).get("has_text", True) not in (False, 0)
+
+
+def _descendants(con: sqlite3.Connection, node_id: str) -> list[tuple[sqlite3.Row, int]]:
+    """Every provision under ``node_id`` in document order, with its depth (1 = child)."""
+    out: list[tuple[sqlite3.Row, int]] = []
+
+    def walk(nid: str, depth: int) -> None:
+        for r in con.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY ord", (nid,)):
+            if r["kind"] in PROVISION_KINDS:
+                out.append((r, depth))
+                walk(r["id"], depth + 1)
+
+    walk(node_id, 1)
+    return out
+
+
+def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
+    """Each document's version of the provision (or None with a reason)."""
+    direct = {}
+    for d in docs:
+        row = _node(con, f"{d}/{label}")
+        if row is not None and row["kind"] in PROVISION_KINDS:
+            direct[d] = row
+    with_text = {d: r for d, r in direct.items() if _has_text(con, r)}
+    ref = next((r["id"] for r in with_text.values()), None)
+    if ref is None:
+        for d in (x["id"] for x in store.documents(con)):
+            row = _node(con, f"{d}/{label}")
+            if row is not None and row["kind"] in PROVISION_KINDS and _has_text(con, row):
+                ref = row["id"]
+                break
+    align = _align()
+    links = {x["id"]: x for x in align.aligned(con, ref)} if align and ref else {}
+    versions: dict[str, dict | None] = {}
+    for d in docs:
+        row, via = with_text.get(d), None
+        if align and ref and not ref.startswith(f"{d}/"):
+            eq = align.equivalent(con, ref, d)
+            eq_row = _node(con, eq) if eq else None
+            if eq_row is not None and not _has_text(con, eq_row):
+                eq = None
+            if eq and (row is None or eq != row["id"]):
+                link = links.get(eq, {})
+                via = {"from": ref, "method": link.get("method"), "score": link.get("score"),
+                       "instead_of": row["id"] if row is not None else None,
+                       "reason": f"the content alignment pairs {ref} with {eq}",
+                       "evidence": link.get("evidence")}  # fmt: skip
+                row = eq_row
+            elif row is not None and links.get(row["id"], {}).get("flagged"):
+                via = {"from": ref, "flagged": True, "reason": FLAGGED}
+        if row is not None:
+            versions[d] = _cell(row) | ({"via": via} if via else {})
+        elif requested:
+            reason = "no text in this book" if d in direct else f"{d} has no provision {label}"
+            versions[d] = {"id": None, "doc": d, "missing": reason}
+    return versions, ref
+
+
+def _line_up(con, versions: dict[str, dict]) -> list[dict]:
+    """The versions' sub-provisions lined up: one row per corresponding sub-provision."""
+    align = _align()
+    rows: list[dict] = []
+    where: dict[str, int] = {}  # node id -> row index
+    for doc, v in versions.items():
+        if not v.get("id"):
+            continue
+        prev = None
+        for r, depth in _descendants(con, v["id"]):
+            suffix = r["label"][len(v["label"]) :] if r["label"].startswith(v["label"]) else None
+            idx = None
+            if align:
+                for link in align.aligned(con, r["id"]):
+                    i = where.get(link["id"])
+                    if i is not None and not link["flagged"] and rows[i]["cells"].get(doc) is None:
+                        idx = i
+                        break
+            if idx is None and suffix is not None:
+                idx = next((i for i, row in enumerate(rows) if row["suffix"] == suffix
+                            and row["cells"].get(doc) is None), None)  # fmt: skip
+            if idx is None:
+                idx = (where[prev] + 1) if prev in where else len(rows)
+                rows.insert(idx, {"key": r["label"], "suffix": suffix, "depth": depth,
+                                  "cells": {}})  # fmt: skip
+                where = {n: (i + 1 if i >= idx else i) for n, i in where.items()}
+            rows[idx]["cells"][doc] = _cell(r)
+            where[r["id"]] = idx
+            prev = r["id"]
+    for row in rows:
+        row["cells"] = {d: row["cells"].get(d) for d in versions}
+        row["gaps"] = [d for d, c in row["cells"].items() if c is None]
+        del row["suffix"]
+    return rows
+
+
+def _attach(con, ids: list[str]) -> list[dict]:
+    """Divergences between these nodes (and those of one of them with no counterpart)."""
+    members, out, seen = set(ids), [], set()
+    for nid in ids:
+        for d in node_divergences(con, nid):
+            both = {d["a"], d["b"]} - {None}
+            if both <= members:
+                key = (d["a"], d["b"], d["type"], d["message"])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(d)
+    return out
+
+
+def _topics(con, ids: list[str]) -> list[dict]:
+    """Best Estonian topic candidates for a law (from the topic alignment rows)."""
+    if not ids or not store.has_table(con, "alignments"):
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = con.execute(
+        f"SELECT a.a, a.b, a.score, n.title FROM alignments a LEFT JOIN nodes n ON n.id = a.a "
+        f"WHERE a.relation = 'topic' AND a.b IN ({marks}) ORDER BY a.score DESC, a.a",
+        ids,
+    ).fetchall()
+    out, seen = [], set()
+    for topic, law, score, title in rows:
+        if topic not in seen:
+            seen.add(topic)
+            out.append({"id": topic, "title": title, "law": law, "score": score})
+    return out[:TOPIC_CANDIDATES]
+
+
+def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) -> dict:
+    """Every version of a provision, its sub-provisions lined up, divergences attached.
+
+    Args:
+        con: read-only store connection.
+        label: a provision label in any typed form (``16 B 1``, ``lag 16B1``, ``20ΣΤ5``).
+        docs: documents to show, in this order (default: every document with a version).
+
+    Returns:
+        ``{"label", "query", "docs", "versions": {doc: cell | None-like}, "rows": [{"key",
+        "depth", "cells": {doc: cell | None}, "gaps", "divergences"}], "divergences",
+        "scores", "topics"}``. A cell is ``{"id","doc","label","kind","title","text",
+        "attrs"}``; a version found through the content alignment has ``via``.
+
+    Raises:
+        CompareError: the text is not a label, or a document is unknown.
+        ProvisionNotFound: no (requested) document has the provision.
+    """
+    try:
+        canon = normalise_label(label)
+    except ValueError as exc:
+        raise CompareError(str(exc)) from exc
+    known = [d["id"] for d in store.documents(con)]
+    if docs:
+        bad = [d for d in docs if d not in known]
+        if bad:
+            raise CompareError(f"unknown document {bad[0]!r} (known: {', '.join(known)})")
+    versions, _ = _versions(con, canon, list(docs) if docs else known, bool(docs))
+    if not any(v.get("id") for v in versions.values()):
+        where = f"any of {', '.join(docs)}" if docs else "any document"
+        raise ProvisionNotFound(f"no provision {canon} in {where}")
+    rows = _line_up(con, versions)
+    for row in rows:
+        row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
+    version_ids = [v["id"] for v in versions.values() if v.get("id")]
+    scores = []
+    if store.has_table(con, "divergence_scores") and version_ids:
+        marks = ",".join("?" * len(version_ids))
+        scores = [
+            {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "score", "count")}
+            for r in con.execute(
+                f"SELECT * FROM divergence_scores WHERE a IN ({marks}) AND b IN ({marks}) "
+                f"ORDER BY score DESC", version_ids * 2,
+            )
+        ]  # fmt: skip
+    laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
+    return {
+        "label": canon, "query": label, "docs": list(versions), "versions": versions,
+        "rows": rows, "divergences": _attach(con, version_ids), "scores": scores,
+        "topics": _topics(con, laws),
+    }  # fmt: skip

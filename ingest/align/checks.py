@@ -1,0 +1,441 @@
+"""The divergence checks: small pure functions over the two sides of an aligned pair.
+
+Each check takes two :class:`Side` objects (a provision, the text of its comparison
+scope, its numbers, its citations mapped to the other document's labels, its
+sub-provisions, its glossary concepts and national markers) and returns findings
+``{type, severity, weight, evidence, message}``. :data:`CHECKS` is the table the
+divergence stage runs for every aligned pair (see :mod:`ingest.align.diverge`).
+
+Weights are data: ``SEVERITY_WEIGHT[severity] * TYPE_FACTOR[type]``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ingest.nlp import fold
+
+SEVERITIES = ("low", "medium", "high")
+SEVERITY_WEIGHT = {"low": 1.0, "medium": 2.0, "high": 3.0}
+TYPE_FACTOR = {
+    "cited-targets": 1.0,
+    "numbers": 1.5,
+    "structure": 1.0,
+    "national-addition": 1.0,
+    "length-ratio": 0.5,
+    "concept-missing": 0.5,
+}
+TYPES = tuple(TYPE_FACTOR)
+#: Robust z-score of the log length ratio from which a pair is flagged, by severity.
+LENGTH_Z = {"medium": 3.5, "high": 6.0}
+#: Shorter texts than this (characters, either side) are not length-checked.
+LENGTH_MIN_CHARS = 60
+#: A concept tagged in more than this share of a document's provisions is too common
+#: (play, card, director) for its absence to mean anything.
+CONCEPT_MAX_SHARE = 0.1
+
+# Number words (folded, whole words) from two upwards: "one" doubles as an article.
+_FI_CASES = r"(?:n|a|ä|en|ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|ksi)?"
+NUMBER_WORDS: dict[str, dict[int, str]] = {
+    "fi": {
+        2: r"kaksi|kahta|kahde" + _FI_CASES + r"|kahteen",
+        3: r"kolme" + _FI_CASES + r"|kolmea|kolmeen",
+        4: r"neljä" + _FI_CASES + r"|neljää|neljään",
+        5: r"viisi|viittä|viiteen|viide" + _FI_CASES,
+        6: r"kuusi|kuutta|kuuteen|kuude" + _FI_CASES,
+        7: r"seitsemä" + _FI_CASES + r"|seitsemään",
+        8: r"kahdeksa" + _FI_CASES + r"|kahdeksaan",
+        9: r"yhdeksä" + _FI_CASES + r"|yhdeksään",
+        10: r"kymmene" + _FI_CASES + r"|kymmentä|kymmeneen",
+        12: r"kaksitoista|kahdentoista|kahtatoista",
+        13: r"kolmetoista|kolmentoista|kolmeatoista|kolmeentoista",
+    },
+    "sv": {
+        2: "två",
+        3: "tre",
+        4: "fyra",
+        5: "fem",
+        6: "sex",
+        7: "sju",
+        8: "åtta",
+        9: "nio",
+        10: "tio",
+        11: "elva",
+        12: "tolv",
+        13: "tretton",
+    },  # fmt: skip
+    "el": {
+        2: "δυο",
+        3: "τρια|τρεισ|τριων",
+        4: "τεσσερα|τεσσερισ|τεσσαρων",
+        5: "πεντε",
+        6: "εξι",
+        7: "επτα|εφτα",
+        8: "οκτω|οχτω",
+        9: "εννεα|εννια",
+        10: "δεκα",
+        11: "ενδεκα|εντεκα",
+        12: "δωδεκα",
+        13: "δεκατρια|δεκατρεισ|δεκατριων",
+    },  # fmt: skip
+    "et": {
+        2: "kaks|kahe",
+        3: "kolm|kolme",
+        4: "neli|nelja",
+        5: "viis|viie",
+        6: "kuus|kuue",
+        7: "seitse|seitsme",
+        8: "kaheksa",
+        9: "üheksa",
+        10: "kümme|kümne",
+        13: "kolmteist|kolmeteistkümne",
+    },  # fmt: skip
+}
+#: Words after a number that make it a percentage.
+PERCENT_WORDS = {
+    "fi": r"prosentti\w*",
+    "sv": r"procent\w*",
+    "el": r"τοισ\s+εκατο",
+    "et": r"prots\w*",
+}
+#: Text that looks like a number but is a reference or furniture (folded text).
+NUMBER_NOISE: dict[str, tuple[str, ...]] = {
+    "*": (r"\(s\.\s*\d+\)", r"\b\d{1,3}[a-zα-ω]{1,2}\d*(?:\s?\([a-zα-ω]{1,3}\))*(?!\w)",
+          r"\(\d\)", r"\b[a-zα-ω]\d(?:[a-z])?\b"),
+    "fi": (r"\d+(?:\s*(?:,|ja|-)\s*\d+)*\s*(?:-\s*)?(?:§|kohd\w*|moment\w*)",
+           r"\b(?:kohta|kohdassa|kohdan|kohdissa|momentti\w*)\s+\d+",
+           r"\d+(?:\s*(?:,|ja|tai)\s*\d+)*\s+(?:alempana|edellä|jäljempänä|yllä)"),
+    "sv": (r"\b(?:lag|lagen|lagarna|lagar|punkt|punkterna)\s+\d+(?:\s*(?:-|–|,|och|eller)\s*\d+)*",
+           r"\d+(?:\s*(?:,|och|eller)\s*\d+)*\s+(?:ovan|nedan)"),
+    "el": (r"\b(?:νομ\w*|ν\.?|παραγραφ\w*)\s*\d+(?:\s*(?:-|,|και|η)\s*\d+)*",
+           r"\d+(?:\s*(?:,|και|η)\s*\d+)*\s+(?:παραπανω|παρακατω)"),
+}  # fmt: skip
+_DIGITS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
+GREEK_NOTE = re.compile(r"\(\s*στην\s+Ελλάδα[^)]*\)", re.IGNORECASE)
+_LABEL_PARTS = re.compile(r"^([A-Z]{0,2}\d{1,3})([A-Z]\d{0,2}|\.\d{1,2})?((?:\([^()]+\))*)$")
+
+
+@dataclass
+class Side:
+    """One side of an aligned pair, as the checks see it."""
+
+    id: str
+    doc: str
+    lang: str
+    label: str
+    kind: str
+    scope: str
+    text: str
+    #: number -> how often the scope states it (``"40%"`` for a percentage)
+    numbers: Counter = field(default_factory=Counter)
+    #: cited provisions (labels of this document) -> the raw citation text
+    targets: dict[str, str] = field(default_factory=dict)
+    #: cited label -> the corresponding label in the other document
+    mapped: dict[str, str] = field(default_factory=dict)
+    #: direct sub-provision labels -> the counterpart label in the other document
+    #: (None when the alignment contradicts the same-label match and offers none)
+    children: dict[str, str | None] = field(default_factory=dict)
+    concepts: set[str] = field(default_factory=set)
+    #: concepts of the neighbourhood (parent's own text, whole subtree): an absence
+    #: is only reported when the other side lacks the concept there too
+    nearby_concepts: set[str] = field(default_factory=set)
+    #: folded words of the scope and its neighbourhood, and this language's glossary
+    #: terms per concept (folded): a term softly present in ``words`` is not absent
+    words: set[str] = field(default_factory=set)
+    terms: dict[str, list[str]] = field(default_factory=dict)
+    #: national markers: {"kind", "id", "text"}
+    national: list[dict] = field(default_factory=list)
+
+
+def finding(type_: str, severity: str, evidence: dict, message: str) -> dict:
+    """Build one finding; its weight comes from the severity and type tables."""
+    weight = SEVERITY_WEIGHT[severity] * TYPE_FACTOR[type_]
+    return {"type": type_, "severity": severity, "weight": weight, "evidence": evidence,
+            "message": message}  # fmt: skip
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def label_ancestry(label: str) -> list[str]:
+    """Return the label and the labels of the provisions that contain it, outermost first.
+
+    >>> label_ancestry("12C1(e)(ii)")
+    ['12', '12C', '12C1', '12C1(e)', '12C1(e)(ii)']
+    """
+    m = _LABEL_PARTS.match(label)
+    if not m:
+        return [label]
+    law, sec, items = m.groups()
+    out = [law]
+    if sec and sec[0].isalpha():
+        out.append(law + sec[0])
+        if len(sec) > 1:
+            out.append(law + sec)
+    elif sec:
+        out.append(law + sec)
+    for item in re.findall(r"\([^()]+\)", items or ""):
+        out.append(out[-1] + item)
+    return out
+
+
+def _covered(label: str, others: set[str]) -> bool:
+    """Whether ``label``, an ancestor or a descendant of it is in ``others``."""
+    chain = set(label_ancestry(label))
+    return any(o in chain or label in label_ancestry(o) for o in others)
+
+
+def check_cited_targets(a: Side, b: Side) -> list[dict]:
+    """Provisions one side cites that the other side does not cite (nor their ancestors).
+
+    A side's cited labels are its own document's; ``mapped`` carries each into the other
+    document (same label, or the alignment's counterpart across editions). A target is
+    matched if its mapped label meets the other side's targets, or its own label meets
+    the other side's mapped ones.
+    """
+
+    def unmatched(s: Side, o: Side) -> list[str]:
+        theirs, theirs_mapped = set(o.targets), {o.mapped.get(t, t) for t in o.targets}
+        return sorted(
+            t for t in s.targets
+            if not _covered(s.mapped.get(t, t), theirs) and not _covered(t, theirs_mapped)
+        )  # fmt: skip
+
+    only_a, only_b = unmatched(a, b), unmatched(b, a)
+    if not only_a and not only_b:
+        return []
+    severity = "high" if only_a and only_b else "medium"
+
+    def shown(s: Side, t: str) -> dict:
+        item = {"target": t, "raw": s.targets[t]}
+        if s.mapped.get(t, t) != t:
+            item["counterpart"] = s.mapped[t]
+        return item
+
+    evidence = {a.doc: [shown(a, t) for t in only_a], b.doc: [shown(b, t) for t in only_b]}
+    parts = [f"{s.doc} cites {', '.join(o)}" for s, o in ((a, only_a), (b, only_b)) if o]
+    return [finding("cited-targets", severity, evidence, "; ".join(parts) + " (not the other)")]
+
+
+def check_numbers(a: Side, b: Side) -> list[dict]:
+    """Numbers (digits, percentages, number words) stated in one side and not in the other.
+
+    Severity: ``high`` when a percentage differs or both sides state numbers the other
+    lacks (a disagreement); ``medium`` when one side adds a number written in digits;
+    ``low`` when one side only spells out a small number the other leaves implicit.
+    """
+    only_a, only_b = set(a.numbers) - set(b.numbers), set(b.numbers) - set(a.numbers)
+    if not only_a and not only_b:
+        return []
+    extra = only_a | only_b
+    if any(k.endswith("%") for k in extra) or (only_a and only_b):
+        severity = "high"
+    elif all(_num_key(k)[0] <= 4 for k in extra):
+        severity = "low"
+    else:
+        severity = "medium"
+    evidence = {a.doc: sorted(only_a, key=_num_key), b.doc: sorted(only_b, key=_num_key)}
+    parts = [f"{s.doc} has {', '.join(v)}" for s, v in ((a, evidence[a.doc]), (b, evidence[b.doc]))
+             if v]  # fmt: skip
+    return [finding("numbers", severity, evidence, "; ".join(parts) + " (not the other)")]
+
+
+def _num_key(value: str) -> tuple[float, str]:
+    try:
+        return float(value.rstrip("%").replace(",", ".")), value
+    except ValueError:
+        return math.inf, value
+
+
+def check_structure(a: Side, b: Side) -> list[dict]:
+    """Sub-provisions one side has and the other lacks, by label and by count.
+
+    A sub-provision is matched when its counterpart (through the alignment, else the
+    same label) is among the other side's sub-provisions. Severity: ``low`` for the
+    same count, ``high`` when the counts differ by two or more, else ``medium``.
+    """
+    only_a = [k for k, other in a.children.items() if other is None or other not in b.children]
+    only_b = [k for k, other in b.children.items() if other is None or other not in a.children]
+    na, nb = len(a.children), len(b.children)
+    if not only_a and not only_b and na == nb:
+        return []
+    severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
+    evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
+    parts = [f"only {s.doc} has {', '.join(o)}" for s, o in ((a, only_a), (b, only_b)) if o]
+    msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
+    return [finding("structure", severity, evidence, msg)]
+
+
+def check_national(a: Side, b: Side) -> list[dict]:
+    """National notes, footnotes and supplement references present on one side only."""
+    out = []
+    for s, o in ((a, b), (b, a)):
+        kinds = {m["kind"] for m in o.national}
+        extra = [m for m in s.national if m["kind"] not in kinds]
+        if extra:
+            what = ", ".join(sorted({m["kind"] for m in extra}))
+            out.append(finding("national-addition", "medium", {s.doc: extra, o.doc: []},
+                               f"{s.doc} adds national material ({what})"))  # fmt: skip
+    return out
+
+
+def check_length_ratio(a: Side, b: Side, calibration: dict | None = None) -> list[dict]:
+    """A length ratio far from the normal ratio of the language pair (robust z-score)."""
+    if min(len(a.text), len(b.text)) < LENGTH_MIN_CHARS:
+        return []
+    key, ratio = _log_ratio(a, b)
+    cal = (calibration or {}).get(key)
+    if not cal:
+        return []
+    z = (ratio - cal["log_median"]) / cal["scale"]
+    severity = next((s for s in ("high", "medium") if abs(z) >= LENGTH_Z[s]), None)
+    if severity is None:
+        return []
+    first = a if a.lang <= b.lang else b
+    second = b if first is a else a
+    longer = second.doc if z > 0 else first.doc
+    z = z if first is a else -z
+    normal = math.exp(cal["log_median"] if first is a else -cal["log_median"])
+    evidence = {"chars": {a.doc: len(a.text), b.doc: len(b.text)}, "language_pair": key,
+                "ratio": round(len(b.text) / len(a.text), 3),
+                "normal_ratio": round(normal, 3), "z": round(z, 2)}  # fmt: skip
+    msg = f"{longer} is unusually long for {key} (robust z {z:+.1f})"
+    return [finding("length-ratio", severity, evidence, msg)]
+
+
+def check_concepts(a: Side, b: Side) -> list[dict]:
+    """Glossary concepts tagged in one side and absent from the other side's neighbourhood."""
+    out = []
+    for s, o in ((a, b), (b, a)):
+        missing = sorted(
+            k for k in s.concepts - o.concepts - o.nearby_concepts
+            if not any(term_present(t, o.words) for t in o.terms.get(k, ()))
+        )  # fmt: skip
+        if missing:
+            severity = "medium" if len(missing) >= 3 else "low"
+            msg = f"{s.doc} speaks of {', '.join(missing)}; {o.doc} does not"
+            out.append(finding("concept-missing", severity, {s.doc: missing, o.doc: []}, msg))
+    return out
+
+
+def _word_present(word: str, words: set[str]) -> bool:
+    """A term word is present if a text word shares most of it (inflection, compounds)."""
+    if word in words:
+        return True
+    core = word[: max(4, len(word) - 2)]
+    for w in words:
+        if len(w) >= 4 and (w.startswith(core) or word.startswith(w[: max(4, len(w) - 2)])):
+            return True
+        if len(core) >= 4 and core in w:
+            return True
+    return False
+
+
+def term_present(term: str, words: set[str]) -> bool:
+    """Whether every word of a folded glossary term is softly present among ``words``.
+
+    Catches what exact tagging misses: Finnish case forms (``korjatun pistetuloksen``
+    for ``korjattu pistetulos``) and compounds (``osapuolen`` for ``puoli``).
+
+    >>> term_present("korjattu pistetulos", {"korjatun", "pistetuloksen"})
+    True
+    """
+    parts = term.split()
+    return bool(parts) and all(_word_present(p, words) for p in parts)
+
+
+#: The checks run for every aligned pair: (type, function(a, b, **context)).
+CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
+    ("cited-targets", check_cited_targets),
+    ("numbers", check_numbers),
+    ("structure", check_structure),
+    ("national-addition", check_national),
+    ("length-ratio", check_length_ratio),
+    ("concept-missing", check_concepts),
+)
+CHECK_CONTEXT = {"length-ratio": ("calibration",)}
+
+
+# ------------------------------------------------------------------ side extraction
+
+
+def numbers(lang: str, text: str) -> Counter:
+    """Return the numbers a text states: digits, percentages and number words.
+
+    Label-like tokens (``86A``, ``C1b``), ``§`` references, page prefixes and
+    law-reference numbers are ignored. Percentages are kept as ``"40%"``.
+
+    >>> sorted(numbers("fi", "enintään 40 % ja kolme passia (ks. 12C1)").elements())
+    ['3', '40%']
+    """
+    t = fold(text)
+    for pattern in NUMBER_NOISE["*"] + NUMBER_NOISE.get(lang, ()):
+        t = re.sub(pattern, " ", t)
+    pct = PERCENT_WORDS.get(lang)
+    if pct:
+        t = re.sub(r"(\d)\s*(?:" + pct + r")\b", r"\1%", t)
+    out: Counter = Counter()
+    for m in _DIGITS.finditer(t):
+        out[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
+    words = NUMBER_WORDS.get(lang, {})
+    if words:
+        table = [(v, re.compile(rf"(?:{p})")) for v, p in words.items()]
+        for w in re.findall(r"\w+", t):
+            for value, rx in table:
+                if rx.fullmatch(w):
+                    out[str(value)] += 1
+                    break
+    return out
+
+
+def strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        if 0 <= start <= end <= len(text):
+            text = text[:start] + " " + text[end:]
+    return text
+
+
+def _log_ratio(a: Side, b: Side) -> tuple[str, float]:
+    """The language-pair key (sorted) and the log length ratio oriented along it."""
+    if a.lang <= b.lang:
+        return f"{a.lang}-{b.lang}", math.log(len(b.text) / len(a.text))
+    return f"{b.lang}-{a.lang}", math.log(len(a.text) / len(b.text))
+
+
+def calibrate(sides: list[tuple[Side, Side]]) -> dict[str, dict]:
+    """The normal length ratio per language pair: median and MAD of the log ratios.
+
+    Only pairs whose both texts have at least :data:`LENGTH_MIN_CHARS` characters count;
+    a language pair with fewer than 20 such pairs is not calibrated.
+    """
+    ratios: dict[str, list[float]] = defaultdict(list)
+    for a, b in sides:
+        if min(len(a.text), len(b.text)) >= LENGTH_MIN_CHARS:
+            key, r = _log_ratio(a, b)
+            ratios[key].append(r)
+    out = {}
+    for key, rs in sorted(ratios.items()):
+        if len(rs) < 20:
+            continue
+        med = statistics.median(rs)
+        mad = statistics.median(abs(r - med) for r in rs)
+        out[key] = {
+            "n": len(rs), "log_median": med, "mad": mad, "scale": max(1.4826 * mad, 0.05),
+            "median_ratio": round(math.exp(med), 3),
+        }  # fmt: skip
+    return out
+
+
+def run_checks(a: Side, b: Side, calibration: dict | None = None) -> list[dict]:
+    """Run every check of :data:`CHECKS` on one pair and return its findings."""
+    context = {"calibration": calibration}
+    out = []
+    for type_, check in CHECKS:
+        kwargs = {k: context[k] for k in CHECK_CONTEXT.get(type_, ())}
+        out += check(a, b, **kwargs)
+    return out

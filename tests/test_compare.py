@@ -1,0 +1,128 @@
+"""One provision across versions: versions, rows lined up, divergences attached; API and CLI."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.cli import main
+from graph.compare import CompareError, ProvisionNotFound, compare
+
+FOUR = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]))
+
+
+def cells(row):
+    return {d: (c["label"] if c else None) for d, c in row["cells"].items()}
+
+
+def test_law_16_sections_line_up_in_four_documents(con):
+    r = compare(con, "16", FOUR)
+    assert r["docs"] == FOUR and all(r["versions"][d]["id"] == f"{d}/16" for d in FOUR)
+    rows = {row["key"]: row for row in r["rows"]}
+    for key in ("16A", "16A1", "16B", "16B1", "16B2", "16B3"):
+        assert cells(rows[key]) == dict.fromkeys(FOUR, key)
+    # fi-1997 has no items under 16B1; the 2007 and 2017 books have (a) and (b)
+    assert cells(rows["16B1(a)"]) == {"fi-1997": None, "el-2017": "16B1(a)",
+                                      "fi-2007": "16B1(a)", "sv-2007": "16B1(a)"}  # fmt: skip
+    assert rows["16B1(a)"]["gaps"] == ["fi-1997"]
+    # 2017 swapped 16C and 16D of 2007: the content alignment lines them up
+    unauthorised = next(row for row in r["rows"] if row["cells"]["el-2017"]
+                        and row["cells"]["el-2017"]["label"] == "16D1")  # fmt: skip
+    assert cells(unauthorised)["sv-2007"] == "16C1" == cells(unauthorised)["fi-2007"]
+    assert [row["depth"] for row in r["rows"][:3]] == [1, 2, 3]
+
+
+def test_12C1_rows_and_divergences_fi_vs_sv(con):
+    r = compare(con, "lag 12 C 1", ["fi-2007", "sv-2007"])
+    assert r["label"] == "12C1"
+    by_fi = {row["cells"]["fi-2007"]["label"]: row for row in r["rows"] if row["cells"]["fi-2007"]}
+    assert by_fi["12C1(e)"]["cells"]["sv-2007"] is None  # weighting in place of (c)
+    assert by_fi["12C1(f)"]["cells"]["sv-2007"]["label"] == "12C1(e)"  # need not balance
+    assert by_fi["12C1(e)(i)"]["gaps"] == ["sv-2007"]
+    [structure] = [d for d in r["divergences"] if d["type"] == "structure"]
+    assert structure["evidence"]["fi-2007"] == ["12C1(e)"]
+    assert "length-ratio" in {d["type"] for d in by_fi["12C1(c)"]["divergences"]}
+    assert r["scores"][0]["a"] == "fi-2007/12C1" and r["scores"][0]["score"] > 0
+
+
+def test_greek_label_and_alignment_via(con):
+    r = compare(con, "Νόμος 20ΣΤ5", ["el-2017", "sv-2007"])
+    assert r["label"] == "20F5" and r["versions"]["el-2017"]["id"] == "el-2017/20F5"
+    # el-2017 12C1(e) (self-inflicted damage) is 12C1(b) in the 2007 books
+    r = compare(con, "12C1(e)", ["el-2017", "sv-2007"])
+    via = r["versions"]["sv-2007"]["via"]
+    assert r["versions"]["sv-2007"]["id"] == "sv-2007/12C1(b)"
+    assert via["from"] == "el-2017/12C1(e)" and via["instead_of"] == "sv-2007/12C1(e)"
+
+
+def test_missing_versions_and_errors(con):
+    r = compare(con, "94", ["fi-2007", "sv-2007"])
+    assert r["versions"]["fi-2007"] == {"id": None, "doc": "fi-2007",
+                                        "missing": "fi-2007 has no provision 94"}  # fmt: skip
+    r = compare(con, "40", ["fi-2007", "sv-2007"])
+    assert r["versions"]["fi-2007"]["missing"] == "no text in this book"
+    assert "fi-2007" not in compare(con, "40")["docs"]
+    with pytest.raises(CompareError, match="not a provision label"):
+        compare(con, "hello")
+    with pytest.raises(CompareError, match="unknown document 'xx-1'"):
+        compare(con, "16", ["xx-1"])
+    with pytest.raises(ProvisionNotFound, match="no provision 130"):
+        compare(con, "130")
+    with pytest.raises(LookupError):
+        compare(con, "20", ["fi-2007"])
+
+
+def test_api_compare_and_divergences(client):
+    r = client.get("/api/compare/16B1", params={"docs": "fi-2007,sv-2007"})
+    assert r.status_code == 200 and r.json()["docs"] == ["fi-2007", "sv-2007"]
+    assert client.get("/api/compare/130").status_code == 404
+    bad = client.get("/api/compare/16", params={"docs": "xx-1"})
+    assert bad.status_code == 400 and "unknown document" in bad.json()["error"]["message"]
+    assert client.get("/api/compare/hello").status_code == 400
+    r = client.get("/api/divergences", params={"a": "sv-2007", "b": "fi-2007", "limit": 5})
+    body = r.json()
+    assert r.status_code == 200 and len(body["results"]) == 5 and body["total"] > 5
+    assert body["report"]["by_type"]["national-addition"] >= 23
+    r = client.get("/api/divergences", params={"a": "fi-2007", "b": "sv-2007",
+                                               "type": "structure", "format": "csv"})  # fmt: skip
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert "attachment" in r.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert rows and {x["type"] for x in rows} == {"structure"}
+    for params in ({"a": "xx"}, {"type": "nope"}, {"severity": "huge"}, {"format": "xml"}):
+        r = client.get("/api/divergences", params=params)
+        assert r.status_code == 400, params
+
+
+def run(*args, db):
+    return CliRunner().invoke(main, [*args, "--db", str(db)])
+
+
+def test_cli_compare_and_divergences(ingested):
+    db = ingested[0]
+    r = run("compare", "12C1", "--docs", "fi-2007,sv-2007", db=db)
+    assert r.exit_code == 0, r.output
+    assert "12C1(e)(ii)" in r.output and "Båda sidor" in r.output
+    assert "[fi-2007~sv-2007] structure (medium)" in r.output
+    r = run("compare", "16", "--json", db=db)
+    assert json.loads(r.output)["label"] == "16"
+    r = run("divergences", "fi-2007", "sv-2007", "--type", "national-addition", db=db)
+    assert r.exit_code == 0 and "sv-2007/116" in r.output
+    r = run("divergences", "fi-2007", "sv-2007", "--csv", db=db)
+    assert r.output.startswith("a,b,doc_a,doc_b,label,type")
+    r = run("divergences", "fi-2007", "sv-2007", "--json", db=db)
+    assert json.loads(r.output)["report"]["only_in"]["sv-2007"]
+    for args in (("compare", "zz"), ("compare", "16", "--docs", "q-1"),
+                 ("divergences", "fi-2007", "q-1"), ("divergences", "fi-2007", "sv-2007",
+                                                     "--type", "nope")):  # fmt: skip
+        r = run(*args, db=db)
+        assert r.exit_code != 0 and "Traceback" not in r.output and "Error:" in r.output

@@ -1,0 +1,206 @@
+"""Divergence checks and the divergence stage, pinned to differences read in the books."""
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from ingest import store
+from ingest.align import checks, diverge
+from ingest.align.checks import (
+    Side,
+    check_cited_targets,
+    check_concepts,
+    check_national,
+    check_numbers,
+    check_structure,
+    label_ancestry,
+    numbers,
+    term_present,
+)
+
+
+@pytest.fixture(scope="module")
+def corpus(con):
+    c = diverge._load(con)
+    diverge._pairs(con, c)
+    return c
+
+
+def sides(corpus, a, b):
+    scope = diverge._scope(corpus, a, b)
+    return diverge._side(corpus, a, b, scope), diverge._side(corpus, b, a, scope)
+
+
+def found(con, a, b, type_):
+    return [d for d in diverge.node_divergences(con, a) if d["b"] == b and d["type"] == type_]
+
+
+# ------------------------------------------------------------------ pure helpers
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [
+        ("fi", "enintään 40 % ja kolme passia (ks. 12C1)", {"40%", "3"}),
+        ("sv", "högst 40% av topscoren, 13 kort och tre pass (se lag 12C2)", {"40%", "13", "3"}),
+        ("el", "δεκατρία φύλλα, δύο συνεχόμενα (βλέπε Νόμο 20ΣΤ5)", {"13", "2"}),
+        ("fi", "ks. (s. 92) 86A :n sallimissa rajoissa; ks. 59 §", set()),
+        ("sv", "Enligt 1 och 2 ovan får en spelare fråga", set()),
+        ("fi", "kolmas kierros", set()),  # an ordinal is not a number
+    ],
+)
+def test_numbers_digits_percentages_words_without_references(lang, text, expected):
+    assert set(numbers(lang, text)) == expected
+
+
+def test_label_ancestry_and_soft_term_presence():
+    assert label_ancestry("12C1(e)(ii)") == ["12", "12C", "12C1", "12C1(e)", "12C1(e)(ii)"]
+    assert label_ancestry("71.1") == ["71", "71.1"]
+    assert term_present("korjattu pistetulos", {"korjatun", "pistetuloksen"})
+    assert term_present("syytön puoli", {"syyttömän", "osapuolen"})
+    assert not term_present("korjattu pistetulos", {"tulos", "korjaus"})
+
+
+def _side(doc, **kw):
+    return Side(id=f"{doc}/1", doc=doc, lang=doc[:2], label="1", kind="law", scope="own",
+                text="", **kw)  # fmt: skip
+
+
+def test_checks_are_quiet_on_equal_sides_and_tolerate_empty_concepts():
+    a = _side("fi-2007", numbers={"13": 1}, targets={"16B": "16B"}, children={"1A": "1A"})
+    b = _side("sv-2007", numbers={"13": 2}, targets={"16B1": "16B1"}, children={"1A": "1A"})
+    for check in (check_numbers, check_cited_targets, check_structure, check_national,
+                  check_concepts):  # fmt: skip
+        assert check(a, b) == []
+
+
+# --------------------------------------------------- check functions on real nodes
+
+
+def test_12C1_fi_weighting_item_e_has_no_swedish_counterpart(con, corpus):
+    """fi-2007 12C1 has (a)-(f): (e) lets the Regulating Authority use weighting "edellä
+    c-kohdan sijaan" (in place of (c) above) with sub-items (i), (ii); (f) says the
+    sides' scores need not balance. sv-2007 12C1 has (a)-(e): its (c) holds the
+    weighting, its (e) "Båda sidor behöver inte få samma resultat" is fi's (f)."""
+    [f] = found(con, "fi-2007/12C1", "sv-2007/12C1", "structure")
+    assert f["evidence"]["fi-2007"] == ["12C1(e)"] and f["evidence"]["sv-2007"] == []
+    assert f["evidence"]["count"] == {"fi-2007": 6, "sv-2007": 5}
+    assert corpus.counterpart[("fi-2007/12C1(f)", "sv-2007")] == "sv-2007/12C1(e)"
+    assert not found(con, "fi-2007/12C1(e)", "sv-2007/12C1(e)", "structure")
+    assert not found(con, "fi-2007/12C1(f)", "sv-2007/12C1(e)", "numbers")
+
+
+def test_12C1e_checks_on_the_same_label(corpus):
+    """Run on the same-label pair the alignment rejects, the checks say why: fi (e)
+    cites (c) and has two sub-items, sv (e) is one sentence citing nothing."""
+    fi, sv = sides(corpus, "fi-2007/12C1(e)", "sv-2007/12C1(e)")
+    [f] = check_cited_targets(fi, sv)
+    assert [x["target"] for x in f["evidence"]["fi-2007"]] == ["12C1(c)"]
+    assert f["evidence"]["sv-2007"] == [] and f["severity"] == "medium"
+    [f] = check_structure(fi, sv)
+    assert f["evidence"]["fi-2007"] == ["12C1(e)(i)", "12C1(e)(ii)"]
+
+
+def test_12C1c_swedish_weighting_item_is_unusually_long(con):
+    """sv (c) holds the most-favourable-result rule *and* the weighting; fi (c) only the
+    weighting: far beyond the normal fi-sv length ratio."""
+    [f] = found(con, "fi-2007/12C1(c)", "sv-2007/12C1(c)", "length-ratio")
+    assert f["evidence"]["chars"]["sv-2007"] > 2.5 * f["evidence"]["chars"]["fi-2007"]
+    assert f["evidence"]["z"] > checks.LENGTH_Z["medium"]
+
+
+def test_equal_percentages_give_no_numbers_divergence(corpus):
+    """12C2(a): both 2007 versions give 40 %, 50 % and 60 %."""
+    fi, sv = sides(corpus, "fi-2007/12C2(a)", "sv-2007/12C2(a)")
+    assert {"40%", "50%", "60%"} <= set(fi.numbers) and set(fi.numbers) == set(sv.numbers)
+    assert check_numbers(fi, sv) == []
+
+
+def test_numbers_divergences_read_in_the_books(con):
+    """fi-1997 Law 88 awards at least 60 %; sv-2007 Law 88 only says "Se lag 12C2".
+    el-2017 6B adds that no two consecutive cards go to the same hand (δύο)."""
+    [f] = found(con, "fi-1997/88", "sv-2007/88", "numbers")
+    assert f["evidence"]["fi-1997"] == ["60%"] and f["severity"] == "high"
+    [f] = found(con, "el-2017/6B", "sv-2007/6B", "numbers")
+    assert f["evidence"]["el-2017"] == ["2"] and f["evidence"]["sv-2007"] == []
+
+
+# ------------------------------------------------------------------ national additions
+
+
+def test_swedish_supplement_laws_have_no_counterpart(con):
+    rows = diverge.divergences(con, "sv-2007", "fi-2007", type="national-addition")
+    laws = sorted(int(r["b"].split("/")[1]) for r in rows if r["a"] is None)
+    assert laws == list(range(94, 117))
+    assert all(r["severity"] == "high" and r["doc_a"] == "fi-2007" for r in rows if not r["a"])
+
+
+def test_greek_notes_and_national_footnotes(con):
+    # el-2017 16B2 ends "(στην Ελλάδα δεν απαγορεύεται η άμεση κλήση του Διαιτητή)"
+    [f] = found(con, "el-2017/16B2", "sv-2007/16B2", "national-addition")
+    [note] = f["evidence"]["el-2017"]
+    assert note["kind"] == "greek-note" and note["text"].startswith("(στην Ελλάδα δεν")
+    # el-2017 Law 1 has sections, sv-2007 Law 1 none: its 1B note shows on the law pair
+    [f] = found(con, "el-2017/1", "sv-2007/1", "national-addition")
+    assert [n["id"] for n in f["evidence"]["el-2017"]] == ["el-2017/1B"]
+    # sv-2007 Law 4 footnote: team line-ups are dealt with in (supplement) laws 103 and 104
+    [f] = found(con, "fi-2007/4", "sv-2007/4", "national-addition")
+    assert f["evidence"]["sv-2007"][0]["id"] == "sv-2007/fn/1"
+
+
+# ------------------------------------------------------------------ stage and readers
+
+
+def test_stage_statistics_and_calibration(ingested):
+    stats = ingested[1].stages["divergences"]
+    assert stats["pairs_from"] == "alignments" and stats["pairs"] > 1500
+    assert set(stats["by_type"]) >= {"cited-targets", "numbers", "structure",
+                                     "national-addition", "length-ratio"}  # fmt: skip
+    cal = stats["calibration"]
+    assert {"fi-sv", "el-sv", "el-fi"} <= set(cal)
+    assert 0.8 < cal["fi-sv"]["median_ratio"] < 1.2 and cal["fi-sv"]["n"] > 300
+    assert "fi-sv ×" in stats["length_calibration"]
+
+
+def test_scores_sum_weights_and_readers(con):
+    rows = diverge.divergences(con, "fi-2007", "sv-2007")
+    scores = [r["score"] for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    for group in _by_pair(rows).values():
+        assert group[0]["score"] == pytest.approx(sum(r["weight"] for r in group))
+    assert all(r["weight"] == checks.SEVERITY_WEIGHT[r["severity"]]
+               * checks.TYPE_FACTOR[r["type"]] for r in rows)  # fmt: skip
+    assert diverge.divergences(con, "fi-2007", "sv-2007", severity="high")
+    with pytest.raises(diverge.DivergenceError, match="unknown divergence type"):
+        diverge.divergences(con, "fi-2007", "sv-2007", type="nope")
+    counts = diverge.divergence_counts(con)
+    assert counts[("12", "fi-2007")] > 0 and counts[("94", "sv-2007")] >= 3
+    assert ("94", "fi-2007") not in counts
+    report = diverge.pair_report(con, "fi-2007", "sv-2007")
+    assert {g["label"] for g in report["only_in"]["sv-2007"] if g["national"]} >= {"94", "116"}
+
+
+def _by_pair(rows):
+    out = {}
+    for r in rows:
+        out.setdefault((r["a"], r["b"]), []).append(r)
+    return out
+
+
+def test_stage_without_alignments_or_glossary_pairs_labels(ingested, tmp_path):
+    path = tmp_path / "copy.db"
+    shutil.copy(ingested[0], path)
+    con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    for table in ("alignments", "concept_hits", "concept_terms", "divergences",
+                  "divergence_scores", "divergence_gaps"):  # fmt: skip
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+    stats = diverge.divergence_stage(con)
+    assert stats["pairs_from"] == "labels" and "concept-missing" not in stats["by_type"]
+    row = con.execute("SELECT evidence FROM divergences WHERE a = 'fi-2007/12C1' AND "
+                      "b = 'sv-2007/12C1' AND type = 'structure'").fetchone()  # fmt: skip
+    assert json.loads(row[0])["fi-2007"] == ["12C1(f)"]  # by label: (a)-(e) match
+    con.close()
+    assert store.has_table(store.open_store(ingested[0]), "divergences")
