@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import parse_book
+from books import parse_book
 
 from ingest.lines import split_lines
 from ingest.model import Document, Node, ParseResult

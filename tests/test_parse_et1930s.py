@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import parse_book
+from books import parse_book
 
 from ingest.labels import slug as slugify
 from ingest.model import Document

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import parse_book
+from books import parse_book
 
 from ingest.model import LAW_KINDS, Document
 from ingest.parse.fi1997 import keep_hyphen, parse, slug, split_title, text_filter

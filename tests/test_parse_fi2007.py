@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import parse_book
+from books import parse_book
 
 from ingest.lines import Line
 from ingest.model import Document
