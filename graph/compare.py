@@ -117,39 +117,88 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
 
 
 def _line_up(con, versions: dict[str, dict]) -> list[dict]:
-    """The versions' sub-provisions lined up: one row per corresponding sub-provision."""
+    """The versions' sub-provisions lined up: one row per corresponding sub-provision.
+
+    Rows are groups of at most one sub-provision per document. Groups are joined along
+    the non-flagged alignments, best score first; a sub-provision the alignment leaves
+    alone joins the group with the same label suffix, unless an alignment says the two
+    are not equivalent. Rows follow document order, the first document leading.
+    """
     align = _align()
-    rows: list[dict] = []
-    where: dict[str, int] = {}  # node id -> row index
+    members: dict[str, tuple[sqlite3.Row, int, str | None]] = {}
+    per_doc: dict[str, list[str]] = {}
     for doc, v in versions.items():
         if not v.get("id"):
             continue
-        prev = None
+        per_doc[doc] = []
         for r, depth in _descendants(con, v["id"]):
             suffix = r["label"][len(v["label"]) :] if r["label"].startswith(v["label"]) else None
-            idx = None
-            if align:
-                for link in align.aligned(con, r["id"]):
-                    i = where.get(link["id"])
-                    if i is not None and not link["flagged"] and rows[i]["cells"].get(doc) is None:
-                        idx = i
-                        break
-            if idx is None and suffix is not None:
-                idx = next((i for i, row in enumerate(rows) if row["suffix"] == suffix
-                            and row["cells"].get(doc) is None), None)  # fmt: skip
-            if idx is None:
-                idx = (where[prev] + 1) if prev in where else len(rows)
-                rows.insert(idx, {"key": r["label"], "suffix": suffix, "depth": depth,
-                                  "cells": {}})  # fmt: skip
-                where = {n: (i + 1 if i >= idx else i) for n, i in where.items()}
-            rows[idx]["cells"][doc] = _cell(r)
-            where[r["id"]] = idx
-            prev = r["id"]
+            members[r["id"]] = (r, depth, suffix)
+            per_doc[doc].append(r["id"])
+    group = {nid: {nid} for nid in members}
+    docs_of = {nid: {members[nid][0]["doc"]} for nid in members}
+    links, contradicted = [], set()
+    for nid in members:
+        for link in align.aligned(con, nid) if align else []:
+            if link["id"] in members and link["relation"] != "topic":
+                pair = frozenset((nid, link["id"]))
+                if link["flagged"]:
+                    contradicted.add(pair)
+                else:
+                    links.append((-link["score"], nid, link["id"]))
+
+    def join(a: str, b: str) -> bool:
+        ga, gb = group[a], group[b]
+        if ga is gb or docs_of[a] & docs_of[b]:
+            return False
+        if any(frozenset((x, y)) in contradicted for x in ga for y in gb):
+            return False
+        merged, docs = ga | gb, docs_of[a] | docs_of[b]
+        for n in merged:
+            group[n], docs_of[n] = merged, docs
+        return True
+
+    for _, a, b in sorted(links):
+        join(a, b)
+    by_suffix: dict[str, list[str]] = {}
+    for nid, (_, _, suffix) in members.items():
+        if suffix is not None:
+            by_suffix.setdefault(suffix, []).append(nid)
+    for ids in by_suffix.values():
+        for a in ids:
+            for b in ids:
+                if a < b and not _has_other_partner(a, b, group, members, links):
+                    join(a, b)
+    rows: list[dict] = []
+    placed: dict[int, int] = {}  # id(group) -> row index
+    for doc, ids in per_doc.items():
+        prev = None
+        for nid in ids:
+            g = group[nid]
+            if id(g) not in placed:
+                r, depth, _ = members[nid]
+                idx = prev + 1 if prev is not None else 0
+                rows.insert(idx, {"key": r["label"], "depth": depth, "cells": {}})
+                placed = {k: (i + 1 if i >= idx else i) for k, i in placed.items()}
+                placed[id(g)] = idx
+            rows[placed[id(g)]]["cells"][doc] = _cell(members[nid][0])
+            prev = placed[id(g)]
     for row in rows:
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
-        del row["suffix"]
     return rows
+
+
+def _has_other_partner(a: str, b: str, group: dict, members: dict, links: list) -> bool:
+    """Whether ``a`` or ``b`` is aligned (not flagged) with another node of the other's
+    document: then their shared label suffix is a coincidence, not an equivalence."""
+    doc = {a: members[a][0]["doc"], b: members[b][0]["doc"]}
+    other = {a: doc[b], b: doc[a]}
+    for _, x, y in links:
+        for mine, partner in ((x, y), (y, x)):
+            if mine in doc and partner not in doc and members[partner][0]["doc"] == other[mine]:
+                return True
+    return False
 
 
 def _attach(con, ids: list[str]) -> list[dict]:
