@@ -1,7 +1,95 @@
-"""JSON routes: search."""
+"""JSON routes: search.
+
+Searches do not use the app's one shared connection: each thread that runs them has a
+read-only connection of its own (opened on first use, kept for the thread's life), so
+concurrent requests never share a connection. A plain search (about a millisecond) runs
+on the event-loop thread, which avoids a thread hand-off per request; an expanded search
+(glossary and alignment lookups, tens of milliseconds) runs on a worker thread so that it
+does not hold up the others.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from ingest import store
+from ingest.search.query import MAX_LIMIT, SearchError, search
+
+from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["search"])
+ERRORS = {400: {"model": ErrorResponse}}
+_local = threading.local()
+
+
+class SearchHit(BaseModel):
+    """One hit: a provision, definition, index term, topic or heading."""
+
+    id: str
+    doc: str
+    lang: str | None = None
+    kind: str
+    label: str
+    law: str | None = None
+    title: str
+    snippet: str = Field(description="HTML-escaped excerpt, matches in <mark>")
+    score: float
+    targets: list[str] | None = Field(None, description="an index term's provisions")
+    via: str | None = Field(None, description="with expand: the hit this one is aligned with")
+
+
+class SearchResult(BaseModel):
+    """The answer to a search."""
+
+    query: str
+    label: str | None = Field(None, description="canonical label when the query names one")
+    mode: str = Field(description="label, all (every word matched), any, translation, none")
+    hits: list[SearchHit]
+    took_ms: float
+
+
+def thread_connection(db: str) -> sqlite3.Connection:
+    """The calling thread's read-only connection to the store at ``db``."""
+    cons = getattr(_local, "cons", None)
+    if cons is None:
+        cons = _local.cons = {}
+    con = cons.get(db)
+    if con is None:
+        con = cons[db] = store.open_store(Path(db))
+    return con
+
+
+@router.get("/api/search", response_model=SearchResult, response_model_exclude_none=True,
+            responses=ERRORS)  # fmt: skip
+async def search_route(
+    request: Request,
+    q: Annotated[str, Query(description="words in any language, or a provision label")] = "",
+    doc: Annotated[str | None, Query(description="only this document")] = None,
+    lang: Annotated[str | None, Query(description="only this language: fi, sv, el, et")] = None,
+    kind: Annotated[str | None, Query(description="law, definition, index, topic or other")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
+    expand: Annotated[bool, Query(description="add translations and aligned provisions")] = False,
+) -> JSONResponse:
+    """Language-aware full-text search over every book, or a jump to a provision label."""
+    db = request.app.state.db
+
+    def run() -> dict:
+        return search(thread_connection(db), q, doc=doc or None, lang=lang or None,
+                      kind=kind or None, limit=limit, expand=expand)  # fmt: skip
+
+    try:
+        # A plain search takes about a millisecond: run it on the event loop. Expansion
+        # reads the glossary and alignments (tens of ms): run it on a worker thread.
+        result = await run_in_threadpool(run) if expand else run()
+    except SearchError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    # search() returns JSON-ready dicts of this shape: skip revalidating them.
+    return JSONResponse(result)

@@ -1,0 +1,371 @@
+"""The query side of search: analyse what a user typed, match, rank, highlight, expand.
+
+Serve-time safe: it reads the tables :mod:`ingest.search.index` wrote and only uses
+the cheap parts of the language pipeline (:func:`ingest.nlp.fold` and the Snowball
+:func:`ingest.nlp.stem`), never the lemma dictionaries.
+
+How a query is matched:
+
+1. A query that is a provision label in any form (``16 B 1``, ``lag 16B1``, ``20ΣΤ5``,
+   ``sv-2007/16B1``) first returns that provision in every document (score
+   :data:`LABEL_SCORE`), then the texts that cite it.
+2. Otherwise every query word becomes a group of alternatives: its folded surface form,
+   its lemma from ``lemma_forms`` (if the corpus has the word) and the lemmas of corpus
+   words with the same Snowball stem. A word the corpus does not have also matches by
+   its stem as a prefix and, if it is a compound of corpus words, by its parts.
+3. Groups are joined with AND; if that finds fewer than ``limit`` hits, the OR of the
+   groups fills the list below them. Ranking is FTS5 BM25 with the column weights of
+   :data:`WEIGHTS` (titles count more than bodies, surface forms more than compound
+   parts).
+4. ``expand=True`` also searches the glossary translations of the query (their hits
+   fill the list below the query's own hits) and adds, after each hit, its aligned
+   provisions in the other documents (:mod:`ingest.search.expand`).
+
+User text never reaches ``MATCH`` as such: only word pieces (letters and digits) are
+quoted into the expression, so FTS syntax in a query is just punctuation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+from ingest import nlp, store
+from ingest.labels import normalise_label
+
+from .analyze import query_words
+from .compound import LINKS, split_compound
+from .expand import aligned_hits, glossary_alternatives
+from .snippet import Highlight, node_snippet
+
+MAX_QUERY_CHARS = 1000
+MAX_WORDS = 32
+MAX_LIMIT = 100
+MIN_PREFIX = 4
+LABEL_SCORE = 1000.0
+#: BM25 weights of the columns of ``search_fts``: node, doc, lang, kind (unindexed),
+#: title, body, title_lemmas, body_lemmas, parts.
+WEIGHTS = (0.0, 0.0, 0.0, 0.0, 4.0, 1.0, 3.0, 1.0, 0.3)
+#: What ``kind=`` accepts -> the kind group stored in the index.
+KIND_FILTERS = {
+    "law": "law",
+    "text": "law",
+    "definition": "definition",
+    "index": "index",
+    "index_term": "index",
+    "topic": "topic",
+    "other": "other",
+}
+_ID_RE = re.compile(r"^\s*([a-z]{2}-\d{4}s?)\s*/\s*(\S.*)$")
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+class SearchError(ValueError):
+    """The search request is not valid (the message says why)."""
+
+
+@dataclass
+class WordMatch:
+    """The alternatives one query word matches."""
+
+    word: str
+    tokens: set[str] = field(default_factory=set)
+    prefixes: set[str] = field(default_factory=set)
+    compounds: set[tuple[str, str]] = field(default_factory=set)
+    known: bool = False
+
+    def expr(self) -> str:
+        """The FTS5 expression of the group (tokens are word pieces: safe to quote)."""
+        alts = [f'"{t}"' for t in sorted(self.tokens)]
+        alts += [f'"{p}"*' for p in sorted(self.prefixes)]
+        alts += [f'("{a}" AND "{b}")' for a, b in sorted(self.compounds)]
+        return "(" + " OR ".join(alts) + ")"
+
+
+@dataclass
+class Request:
+    """A validated search request."""
+
+    q: str
+    doc: str | None
+    lang: str | None
+    kind: str | None
+    limit: int
+    expand: bool
+    langs: dict[str, str]  # document id -> language
+
+
+def _check(con, q, doc, lang, kind, limit, expand) -> Request:
+    if q is None or not isinstance(q, str):
+        raise SearchError("missing query: give a word, a phrase or a provision label")
+    if len(q) > MAX_QUERY_CHARS:
+        raise SearchError(f"query too long: {len(q)} characters (at most {MAX_QUERY_CHARS})")
+    q = " ".join(q.replace("\x00", " ").split())
+    if not q:
+        raise SearchError("empty query: give a word, a phrase or a provision label")
+    langs = dict(con.execute("SELECT id, language FROM documents ORDER BY ord").fetchall())
+    if doc is not None and doc not in langs:
+        raise SearchError(f"unknown document {doc!r} (known: {', '.join(langs)})")
+    if lang is not None and lang not in set(langs.values()):
+        known = ", ".join(sorted(set(langs.values())))
+        raise SearchError(f"unknown language {lang!r} (known: {known})")
+    if kind is not None and kind not in KIND_FILTERS:
+        raise SearchError(f"unknown kind {kind!r} (known: {', '.join(KIND_FILTERS)})")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
+    return Request(q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit,
+                   bool(expand), langs)  # fmt: skip
+
+
+def _query_langs(req: Request, words: list[str]) -> list[str]:
+    if req.doc:
+        return [req.langs[req.doc]]
+    if req.lang:
+        return [req.lang]
+    present = sorted(set(req.langs.values()))
+    if any(_GREEK.search(w) for w in words):
+        return [x for x in present if x == "el"]
+    if all(w.isdigit() for w in words):
+        return present
+    return [x for x in present if x != "el"]
+
+
+def _in(values) -> str:
+    return ",".join("?" * len(values))
+
+
+def analyse_word(con: sqlite3.Connection, word: str, langs: list[str]) -> WordMatch:
+    """Return the alternatives a folded query word matches in the given languages."""
+    m = WordMatch(word, {word})
+    rows = con.execute(
+        f"SELECT lang, lemma, stem FROM lemma_forms WHERE surface = ? AND lang IN ({_in(langs)})",
+        (word, *langs),
+    ).fetchall()
+    stems = {r[0]: r[2] for r in rows}
+    m.tokens.update(r[1] for r in rows)
+    m.known = bool(rows)
+    if not m.known:
+        stems = {lang: nlp.stem(lang, word) for lang in langs}
+    for lang, s in stems.items():
+        m.tokens.update(
+            r[0]
+            for r in con.execute(
+                "SELECT lemma FROM lemma_forms WHERE lang = ? AND stem = ?", (lang, s)
+            )
+        )
+    if m.known or word.isdigit():
+        return m
+    m.prefixes = {s for s in stems.values() if len(s) >= MIN_PREFIX and s != word}
+    for lang in langs:
+        if lang in LINKS:
+            parts = split_compound(word, lang, _vocabulary(con, lang, word))
+            if parts:
+                m.compounds.add(parts)
+    return m
+
+
+def _vocabulary(con: sqlite3.Connection, lang: str, word: str):
+    """Lemma lookup for the pieces of ``word`` (for splitting an unseen compound)."""
+    pieces = {word[:i] for i in range(1, len(word))} | {word[i:] for i in range(1, len(word))}
+    pieces = sorted(pieces)
+    found = {
+        r[0]: r[1]
+        for r in con.execute(
+            f"SELECT surface, lemma FROM lemma_forms WHERE lang = ? AND surface IN ({_in(pieces)})",
+            (lang, *pieces),
+        )
+    }
+    for r in con.execute(
+        f"SELECT DISTINCT lemma FROM lemma_forms WHERE lang = ? AND lemma IN ({_in(pieces)})",
+        (lang, *pieces),
+    ):
+        found.setdefault(r[0], r[0])
+    return found.get
+
+
+def _match(con: sqlite3.Connection, expr: str, req: Request, limit: int) -> list[tuple]:
+    sql = (
+        f"SELECT node, -bm25(search_fts, {', '.join(map(str, WEIGHTS))}) AS score "
+        "FROM search_fts WHERE search_fts MATCH ?"
+    )
+    args: list = [expr]
+    for col, value in (("doc", req.doc), ("lang", req.lang), ("kind", req.kind)):
+        if value:
+            sql += f" AND {col} = ?"
+            args.append(value)
+    sql += " ORDER BY score DESC LIMIT ?"
+    args.append(limit)
+    return con.execute(sql, args).fetchall()
+
+
+def _append(con: sqlite3.Connection, req: Request, scored: list, expr: str) -> int:
+    """Add the matches of ``expr`` not yet in ``scored``, ranked below them; return how many."""
+    if len(scored) >= req.limit:
+        return 0
+    seen = {s[0] for s in scored}
+    floor = min((s[1] for s in scored), default=None)
+    new = [s for s in _match(con, expr, req, req.limit) if s[0] not in seen]
+    for node_id, score in new:
+        scored.append((node_id, min(score, floor * 0.99) if floor is not None else score))
+    return len(new)
+
+
+def _label(q: str) -> tuple[str | None, str | None]:
+    """Return (document or None, canonical label) if the query is a provision label."""
+    if len(q) > 40:
+        return None, None
+    doc, text = None, q
+    m = _ID_RE.match(q)
+    if m:
+        doc, text = m.group(1), m.group(2)
+    try:
+        return doc, normalise_label(text)
+    except ValueError:
+        return None, None
+
+
+def _label_hits(con: sqlite3.Connection, req: Request, doc: str | None, label: str) -> list:
+    if req.kind not in (None, "law"):
+        return []
+    rows = con.execute(
+        "SELECT n.id FROM nodes n JOIN documents d ON d.id = n.doc "
+        "WHERE n.label = ? ORDER BY d.ord",
+        (label,),
+    ).fetchall()
+    out = []
+    for (node_id,) in rows:
+        ndoc = node_id.split("/", 1)[0]
+        if (doc or req.doc) and ndoc != (doc or req.doc):
+            continue
+        if req.lang and req.langs[ndoc] != req.lang:
+            continue
+        out.append((node_id, LABEL_SCORE))
+    return out
+
+
+def _highlight(con: sqlite3.Connection, groups: list[WordMatch], langs: list[str]) -> Highlight:
+    tokens = sorted({t for g in groups for t in g.tokens})
+    hl = Highlight(set(tokens), tuple(sorted({p for g in groups for p in g.prefixes})))
+    if not tokens or not langs:
+        return hl
+    args = (*langs, *tokens)
+    lin, tin = _in(langs), _in(tokens)
+    hl.surfaces.update(
+        r[0]
+        for r in con.execute(
+            f"SELECT surface FROM lemma_forms WHERE lang IN ({lin}) AND lemma IN ({tin}) "
+            "UNION SELECT lf.surface FROM compound_parts cp JOIN lemma_forms lf "
+            "ON lf.lang = cp.lang AND lf.lemma = cp.word "
+            f"WHERE cp.lang IN ({lin}) AND cp.part IN ({tin})",
+            args + args,
+        )
+    )
+    return hl
+
+
+def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: dict) -> list:
+    ids = [s[0] for s in scored]
+    if not ids:
+        return []
+    rows = {
+        r[0]: r
+        for r in con.execute(
+            "SELECT id, doc, label, kind, law, title, text, attrs FROM nodes "
+            f"WHERE id IN ({_in(ids)})",
+            ids,
+        )
+    }
+    out = []
+    for node_id, score, *via in scored:
+        r = rows.get(node_id)
+        if r is None:
+            continue
+        hit = {
+            "id": node_id, "doc": r[1], "lang": langs.get(r[1]), "kind": r[3], "label": r[2],
+            "law": r[4], "title": r[5], "snippet": node_snippet(r[5], r[6], hl),
+            "score": round(score, 3),
+        }  # fmt: skip
+        if r[3] == "index_term":
+            targets = json.loads(r[7]).get("targets") or []
+            hit["targets"] = [f"{r[1]}/{t}" for t in targets]
+        if via:
+            hit["via"] = via[0]
+        out.append(hit)
+    return out
+
+
+def search(
+    con: sqlite3.Connection,
+    q: str,
+    doc: str | None = None,
+    lang: str | None = None,
+    kind: str | None = None,
+    limit: int = 20,
+    expand: bool = False,
+) -> dict:
+    """Search the corpus.
+
+    Args:
+        con: a read-only store connection.
+        q: what the user typed: words in any of the languages, or a provision label.
+        doc: only this document.
+        lang: only documents in this language (``fi``, ``sv``, ``el``, ``et``).
+        kind: only this kind of node: ``law`` (law text), ``definition``, ``index``
+            (index terms), ``topic`` or ``other`` (prefaces, chapter headings).
+        limit: the number of hits (1 to :data:`MAX_LIMIT`), aligned provisions added by
+            ``expand`` not counted.
+        expand: translate the query through the glossary and add, after each hit, its
+            aligned provisions in the other documents (those carry ``via``: the hit's id).
+
+    Returns:
+        ``{"query", "label", "mode", "hits": [{"id", "doc", "lang", "kind", "label",
+        "law", "title", "snippet", "score", ("targets"), ("via")}], "took_ms"}``. The
+        snippet is HTML-escaped with matches in ``<mark>``; ``label`` is the canonical
+        label when the query names a provision; ``mode`` is ``label``, ``all`` (every word
+        matched), ``any`` (some words), ``translation`` (only glossary translations
+        matched) or ``none``.
+
+    Raises:
+        SearchError: for an empty or too long query, no searchable word, an unknown
+            document, language or kind, or a limit out of range.
+    """
+    t0 = time.perf_counter()
+    req = _check(con, q, doc, lang, kind, limit, expand)
+    result = {"query": req.q, "label": None, "mode": "none", "hits": [], "took_ms": 0.0}
+    if not store.has_table(con, "search_fts"):
+        result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+        return result
+    label_doc, label = _label(req.q)
+    scored = _label_hits(con, req, label_doc, label) if label else []
+    label_hits = bool(scored)
+    if label_hits:
+        result["label"], result["mode"] = label, "label"
+        words = query_words(label)
+        groups = [WordMatch(" ".join(words), {" ".join(words)})]
+    else:
+        words = list(dict.fromkeys(query_words(req.q)))[:MAX_WORDS]
+        if not words:
+            raise SearchError(f"no word to search for in {req.q!r}: give letters or digits")
+        langs = _query_langs(req, words)
+        groups = [analyse_word(con, w, langs) for w in words]
+    alts, alt_groups, alt_langs = ([], [], [])
+    if req.expand and not scored:
+        alts, alt_groups, alt_langs = glossary_alternatives(con, req.q, words, analyse_word)
+    if _append(con, req, scored, " AND ".join(g.expr() for g in groups)) and not label_hits:
+        result["mode"] = "all"
+    if len(groups) > 1 and _append(con, req, scored, " OR ".join(g.expr() for g in groups)):
+        result["mode"] = "any" if result["mode"] == "none" else result["mode"]
+    if alts and _append(con, req, scored, " OR ".join(alts)):
+        result["mode"] = "translation" if result["mode"] == "none" else result["mode"]
+    scored = scored[: req.limit]
+    hl_langs = sorted(set(req.langs.values()) if req.expand else _query_langs(req, words))
+    hl = _highlight(con, groups + alt_groups, sorted(set(hl_langs) | set(alt_langs)))
+    if req.expand:
+        scored = aligned_hits(con, scored)
+    result["label"] = label if result["mode"] == "label" else None
+    result["hits"] = _hits(con, scored, hl, req.langs)
+    result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    return result

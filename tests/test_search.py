@@ -1,0 +1,291 @@
+"""Search: analysis, the index stage, the query side, the API route and the CLI command."""
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.cli import main
+from ingest import nlp, store
+from ingest.search.analyze import Analyzer, query_words
+from ingest.search.compound import split_compound
+from ingest.search.expand import counterparts
+from ingest.search.query import LABEL_SCORE, MAX_QUERY_CHARS, SearchError, search
+from ingest.search.snippet import Highlight, snippet
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]))
+
+
+# --- sentence splitting in the shared language pipeline -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [
+        ("el", "Ποιος παίζει; Ο παίκτης στα αριστερά.",
+         ["Ποιος παίζει;", "Ο παίκτης στα αριστερά."]),
+        ("el", "Ισχύει η παρ. Γ του Νόμου. Τέλος.",
+         ["Ισχύει η παρ. Γ του Νόμου.", "Τέλος."]),
+        ("el", "Βλέπε Παρ. 2 παραπάνω; Ναι.", ["Βλέπε Παρ. 2 παραπάνω;", "Ναι."]),
+        ("et", "Pakkumine, nt. Kaks trumbita, on lubatud. Teine lause.",
+         ["Pakkumine, nt. Kaks trumbita, on lubatud.", "Teine lause."]),
+        ("et", "Nt. salgamine on viga. Karistus järgneb.",
+         ["Nt. salgamine on viga.", "Karistus järgneb."]),
+    ],
+)  # fmt: skip
+def test_sentence_splitting(lang, text, expected):
+    assert nlp.sentences(lang, text) == expected
+
+
+# --- analysis ------------------------------------------------------------------------
+
+
+def test_greek_accents_fold_on_both_sides():
+    assert query_words("ΡΕΝΌΝΣ ρενόνς ρενονς") == ["ρενονσ"] * 3
+    an = Analyzer("el")
+    forms = an.analyse("Η ρενόνς οριστικοποιείται.")
+    assert [f.surface for f in forms] == ["η", "ρενονσ", "οριστικοποιειται"]
+
+
+def test_analyzer_lemmatises_and_keeps_nordic_letters():
+    forms = Analyzer("sv").analyse("Straffkorten ligger kvar.")
+    assert forms[0].surface == "straffkorten"
+    assert forms[0].lemma == "straffkort"
+    assert Analyzer("fi").analyse("Pöytä")[0].surface == "pöytä"  # ö is not folded
+
+
+def test_split_compound():
+    vocab = {"rangaistus": "rangaistus", "kortti": "kortti", "straff": "straff",
+             "kort": "kort", "tävling": "tävling", "ledare": "ledare"}  # fmt: skip
+    assert split_compound("rangaistuskortti", "fi", vocab.get) == ("rangaistus", "kortti")
+    assert split_compound("straffkort", "sv", vocab.get) == ("straff", "kort")
+    assert split_compound("tävlingsledare", "sv", vocab.get) == ("tävling", "ledare")
+    assert split_compound("kortti", "fi", vocab.get) is None
+    assert split_compound("rangaistuskortti", "el", vocab.get) is None
+
+
+def test_snippet_escapes_and_marks():
+    hl = Highlight({"straffkort"})
+    out = snippet("Ett <b>straffkort</b> & mer", hl)
+    assert out == "Ett &lt;b&gt;<mark>straffkort</mark>&lt;/b&gt; &amp; mer"
+    long = " ".join(["ord"] * 60 + ["straffkort"] + ["ord"] * 60)
+    cut = snippet(long, hl)
+    assert cut.startswith("… ") and cut.endswith(" …") and "<mark>straffkort</mark>" in cut
+
+
+# --- the index stage -----------------------------------------------------------------
+
+
+def test_stage_statistics(con):
+    stats = store.stage_stats(con, "search")
+    total = con.execute("SELECT count(*) FROM nodes").fetchone()[0]
+    assert stats["nodes"] == total
+    assert set(stats["forms"]) == {"fi", "sv", "el", "et"}
+    assert stats["compounds"]["el"] == 0 and stats["compounds"]["sv"] > 0
+
+
+def test_lemma_forms_and_compounds(con):
+    row = con.execute(
+        "SELECT lemma FROM lemma_forms WHERE lang = 'sv' AND surface = 'straffkortet'"
+    ).fetchone()
+    assert row[0] == "straffkort"
+    sql = "SELECT part FROM compound_parts WHERE lang = 'fi' AND word = 'rangaistuskortti'"
+    parts = {r[0] for r in con.execute(sql)}
+    assert parts == {"rangaistus", "kortti"}
+
+
+# --- the query side ------------------------------------------------------------------
+
+
+def _laws(result, lang=None):
+    return [h["law"] for h in result["hits"] if lang is None or h["lang"] == lang]
+
+
+def test_inflected_finnish_finds_penalty_card_law(con):
+    res = search(con, "rangaistuskorteista", limit=5)
+    assert "50" in _laws(res)
+    assert all(h["lang"] == "fi" for h in res["hits"])
+    assert any("<mark>" in h["snippet"] for h in res["hits"])
+
+
+def test_greek_with_and_without_accents_agree(con):
+    ids = [[h["id"] for h in search(con, q, limit=10)["hits"]]
+           for q in ("ρενόνς", "ρενονς", "ΡΕΝΟΝΣ", "Ρενόνς")]  # fmt: skip
+    assert ids[0] and all(x == ids[0] for x in ids)
+    assert all(i.startswith("el-2017/") for i in ids[0])
+
+
+def test_swedish_definite_form(con):
+    res = search(con, "straffkortet", doc="sv-2007", kind="law", limit=5)
+    assert set(_laws(res)) == {"50"}
+
+
+def test_compound_part_finds_compound(con):
+    res = search(con, "kort", doc="sv-2007", limit=100)
+    marked = [h for h in res["hits"] if re.search(r"<mark>straffkort", h["snippet"], re.I)]
+    assert marked
+
+
+def test_unseen_word_falls_back_to_stem(con):
+    word = "rangaistuskorteista"
+    # not in the corpus: only the stem can find it
+    assert con.execute("SELECT 1 FROM lemma_forms WHERE surface = ?", (word,)).fetchone() is None
+    assert search(con, word, limit=3)["hits"]
+
+
+@pytest.mark.parametrize("q", ["16 B 1", "16 § B1", "lag 16B1", "Νόμος 16Β1", "16b1"])
+def test_label_lookup_every_document(con, q):
+    res = search(con, q)
+    want = [r[0] for r in con.execute(
+        "SELECT n.id FROM nodes n JOIN documents d ON d.id = n.doc "
+        "WHERE n.label = '16B1' ORDER BY d.ord")]  # fmt: skip
+    assert len(want) >= 3
+    assert res["label"] == "16B1" and res["mode"] == "label"
+    assert [h["id"] for h in res["hits"][: len(want)]] == want
+    assert all(h["score"] == LABEL_SCORE for h in res["hits"][: len(want)])
+    assert all(h["score"] < LABEL_SCORE for h in res["hits"][len(want) :])
+
+
+def test_greek_label_lookup(con):
+    res = search(con, "20ΣΤ5")
+    assert res["label"] == "20F5"
+    assert "el-2017/20F5" in [h["id"] for h in res["hits"] if h["score"] == LABEL_SCORE]
+    assert search(con, "sv-2007/16B1")["hits"][0]["id"] == "sv-2007/16B1"
+
+
+def test_filters(con):
+    assert {h["doc"] for h in search(con, "kortti", doc="fi-2007")["hits"]} == {"fi-2007"}
+    assert {h["lang"] for h in search(con, "16", lang="sv")["hits"]} == {"sv"}
+    kinds = {h["kind"] for h in search(con, "straffkort", kind="index", limit=50)["hits"]}
+    assert kinds == {"index_term"}
+    defs = search(con, "straffkort", kind="definition")["hits"]
+    assert defs and {h["kind"] for h in defs} == {"definition"}
+    topics = search(con, "salgamine", kind="topic")["hits"]
+    assert topics and {h["kind"] for h in topics} == {"topic"}
+
+
+def test_multiword_and_then_or(con):
+    res = search(con, "träkarlens rättigheter", limit=5)
+    assert res["mode"] == "all" and res["hits"][0]["law"] == "42"
+    res = search(con, "straffkort xyzzyqwv", limit=5)
+    assert res["mode"] == "any" and res["hits"]
+
+
+@pytest.mark.parametrize(
+    "q",
+    ['"', '"straffkort', "(((", ")", "straffkort)", "AND", "OR NOT", "NEAR(kort lag)",
+     "title:kort", "{title body}: kort", "kort*", "^kort", "-kort", "kort + lag", "'; DROP",
+     "straff\x00kort", "\x00", "💥 kort", "a" * 999, "kortti " * 150],
+)  # fmt: skip
+def test_any_string_is_safe(con, q):
+    try:
+        res = search(con, q)
+    except SearchError as exc:
+        assert str(exc)
+    else:
+        assert isinstance(res["hits"], list)
+
+
+@pytest.mark.parametrize(
+    ("q", "kw", "msg"),
+    [
+        ("", {}, "empty query"),
+        ("   \t", {}, "empty query"),
+        ("\x00\x00", {}, "empty query"),
+        ("x" * (MAX_QUERY_CHARS * 10), {}, "too long"),
+        ("?!()", {}, "no word"),
+        ("kort", {"doc": "xx-1999"}, "unknown document"),
+        ("kort", {"lang": "de"}, "unknown language"),
+        ("kort", {"kind": "chapter-ish"}, "unknown kind"),
+        ("kort", {"limit": 0}, "limit"),
+        ("kort", {"limit": 1000}, "limit"),
+    ],
+)
+def test_bad_input_raises_clear_error(con, q, kw, msg):
+    with pytest.raises(SearchError, match=msg):
+        search(con, q, **kw)
+
+
+def test_expand_adds_aligned_provisions(con):
+    res = search(con, "revokki", limit=3, expand=True)
+    primary = [h for h in res["hits"] if "via" not in h]
+    extra = [h for h in res["hits"] if "via" in h]
+    assert len(primary) == 3 and extra
+    by_id = {h["id"]: h for h in res["hits"]}
+    for h in extra:
+        src = by_id[h["via"]]
+        assert h["doc"] != src["doc"]
+        assert h["id"] in [c for c, _ in counterparts(con, src["id"])]
+    assert {"el", "sv"} <= {h["lang"] for h in extra}
+
+
+def test_expand_translates_through_glossary(con):
+    """``revokki`` is Finnish only; expanded through the glossary it finds ρενόνς and revoke."""
+    assert store.has_table(con, "concept_terms")
+    assert search(con, "revokki", doc="el-2017")["mode"] == "none"
+    for doc, word in (("el-2017", "ρενόνς"), ("sv-2007", "revoke"), ("et-1930s", "salgamine")):
+        hits = search(con, "revokki", doc=doc, expand=True, limit=5)["hits"]
+        direct = [h for h in hits if h["doc"] == doc and "via" not in h]
+        assert direct, doc
+        assert any(f"<mark>{nlp.fold(word)[:5]}" in nlp.fold(h["snippet"]) for h in direct), doc
+
+
+def test_missing_index_gives_empty_result(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "bare.db"
+    c = sqlite3.connect(path)
+    c.executescript(store.SCHEMA)
+    c.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(store.SCHEMA_VERSION),))
+    c.commit()
+    c.close()
+    ro = store.open_store(path)
+    assert search(ro, "kortti")["hits"] == []
+
+
+# --- API and CLI ---------------------------------------------------------------------
+
+
+def test_api_search(client):
+    r = client.get("/api/search", params={"q": "straffkortet", "limit": 3})
+    assert r.status_code == 200
+    body = r.json()
+    assert set(body) >= {"query", "hits", "took_ms"}
+    assert set(body["hits"][0]) >= {"id", "doc", "label", "law", "title", "snippet", "score"}
+    r = client.get("/api/search", params={"q": "16 B 1", "doc": "sv-2007"})
+    assert r.json()["hits"][0]["id"] == "sv-2007/16B1"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"q": ""}, {"q": "kort", "limit": 0}, {"q": "kort", "limit": "x"},
+     {"q": "kort", "lang": "zz"}, {"q": "x" * 10_000}, {"q": "((("}, {"q": "kort", "expand": "?"}],
+)  # fmt: skip
+def test_api_bad_input_is_400(client, params):
+    r = client.get("/api/search", params=params)
+    assert r.status_code == 400
+    assert r.json()["error"]["message"]
+
+
+def test_api_odd_input_is_answered(client):
+    for q in ['"straffkort', "straff\x00kort", "NEAR(kort", "kort*"]:
+        r = client.get("/api/search", params={"q": q})
+        assert r.status_code == 200, (q, r.text)
+
+
+def test_cli_search(ingested):
+    runner = CliRunner()
+    r = runner.invoke(main, ["search", "--db", str(ingested[0]), "straffkortet", "--json",
+                             "--limit", "2"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert len(json.loads(r.output)["hits"]) == 2
+    r = runner.invoke(main, ["search", "--db", str(ingested[0]), "20ΣΤ5", "--expand"])
+    assert r.exit_code == 0 and "el-2017/20F5" in r.output
+    r = runner.invoke(main, ["search", "--db", str(ingested[0]), "  "])
+    assert r.exit_code == 1 and "empty query" in r.output
