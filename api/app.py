@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ingest import store
 
 from . import errors
-from .routes import align, compare, documents, glossary, graph, nodes, search
+from .routes import align, compare, coverage, documents, glossary, graph, nodes, search
 
 
 def create_app(db: Path | str | None = None) -> FastAPI:
@@ -30,6 +30,7 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     app.state.graph = build_graph(con)
     errors.install(app)
     app.include_router(documents.router)
+    app.include_router(coverage.router)
     app.include_router(graph.router)  # before nodes: /api/nodes/{id}/citations
     app.include_router(align.router)  # before nodes: /api/nodes/{id}/aligned
     app.include_router(nodes.router)

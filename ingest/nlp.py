@@ -131,6 +131,11 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     if lang not in LANGS:
         raise ValueError(f"unsupported language {lang!r}; expected one of {', '.join(LANGS)}")
     nlp = spacy.blank(lang)
+    if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
+        from spacy.util import compile_suffix_regex
+
+        suffixes = [s for s in nlp.Defaults.suffixes if s != r"^([0-9]){1,2}\."]
+        nlp.tokenizer.suffix_search = compile_suffix_regex([*suffixes, r"(?<=[0-9])\."]).search
     for abbr in ABBREVIATIONS.get(lang, ()):
         nlp.tokenizer.add_special_case(abbr, [{ORTH: abbr}])
     from spacy.pipeline import Sentencizer

@@ -58,6 +58,7 @@ def test_stem_is_folded_and_language_specific():
     [
         ("el", "Τι γίνεται; Βλέπε παρ. 3 του Νόμου. Τέλος.",
          ["Τι γίνεται;", "Βλέπε παρ. 3 του Νόμου.", "Τέλος."]),
+        ("el", "Βλέπε Νόμο 12. Τέλος.", ["Βλέπε Νόμο 12.", "Τέλος."]),
         ("et", "Vaata nt. punkti 3. Teine lause.", ["Vaata nt. punkti 3.", "Teine lause."]),
         ("fi", "Katso ks. 16 §. Toinen virke.", ["Katso ks. 16 §.", "Toinen virke."]),
         ("sv", "Se t.ex. lag 16. Nästa mening.", ["Se t.ex. lag 16.", "Nästa mening."]),

@@ -1,51 +1,137 @@
-"""HTML pages; each has a JSON twin under /api."""
+"""HTML pages; each has a JSON twin under /api.
+
+Core pages live here (home, document, provision, go-to-provision); the graph, search,
+compare, divergence and glossary pages have their own modules, mounted on this router.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
+import sqlite3
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.deps import Con
-from api.routes.nodes import node_detail
+from api.lookup import LookupError_, resolve_id
 from ingest import store
+from ingest.labels import normalise_label
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-LANG_NAMES = {"fi": "suomi", "el": "ελληνικά", "sv": "svenska", "et": "eesti"}
+from . import compare_pages, feature_pages, graph_pages
+from .coverage import coverage
+from .provision import provision_view
+from .templating import LANG_NAMES, TEMPLATES, node_url, query_url, render
+
+__all__ = ["TEMPLATES", "LANG_NAMES", "router"]
+
 router = APIRouter(tags=["pages"], include_in_schema=False)
+Text = Annotated[str, Query(max_length=200)]
+
+#: What a typed label says about the language of the book the user reads.
+LANGUAGE_HINTS = {
+    "el": re.compile(r"[\u0370-\u03ff]"),
+    "sv": re.compile(r"^\s*lag\b", re.IGNORECASE),
+    "fi": re.compile(r"^\s*laki\b|\bpykälä", re.IGNORECASE),
+}
+_DOC_PREFIX = re.compile(r"^\s*[a-z]{2}-\d{4}s?(?:[/\s]|$)")
+_SPECIAL = ("def/", "fn/", "index/", "topic/", "preface/", "chapter/")
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, con: Con) -> HTMLResponse:
-    """The corpus at a glance (twin: /api/documents)."""
-    docs = store.documents(con)
-    return TEMPLATES.TemplateResponse(
-        request, "home.html", {"docs": docs, "lang_names": LANG_NAMES, "title": "lawgraph"}
-    )
+def home(request: Request, con: Con) -> Response:
+    """The corpus at a glance (twins: /api/documents and /api/coverage)."""
+    return render(
+        request,
+        "home.html",
+        {"docs": store.documents(con), "matrix": coverage(con), "title": "lawgraph",
+         "twin": "/api/coverage"},
+    )  # fmt: skip
 
 
 @router.get("/doc/{doc_id}", response_class=HTMLResponse)
-def document_page(request: Request, doc_id: str, con: Con) -> HTMLResponse:
+def document_page(request: Request, doc_id: str, con: Con) -> Response:
     """A document's table of contents (twin: /api/documents/{doc}/laws)."""
     doc = store.document(con, doc_id)
     if doc is None:
         raise HTTPException(404, f"unknown document {doc_id!r}")
     tops = [n for n in store.nodes(con, doc_id) if n.kind in ("law", "preface", "topic",
             "definition", "chapter")]  # fmt: skip
-    return TEMPLATES.TemplateResponse(
-        request, "document.html", {"doc": doc, "nodes": tops, "title": doc["title"]}
-    )
+    return render(
+        request,
+        "document.html",
+        {"doc": doc, "nodes": tops, "title": f"{doc['title']} ({doc['id']})",
+         "twin": f"/api/documents/{doc_id}/laws"},
+    )  # fmt: skip
 
 
 @router.get("/doc/{doc_id}/{label:path}", response_class=HTMLResponse)
-def node_page(request: Request, doc_id: str, label: str, con: Con) -> HTMLResponse:
-    """One provision with its children (twin: /api/nodes/{doc}/{label})."""
-    detail = node_detail(con, f"{doc_id}/{label}")
+def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
+    """One provision with its children, citations and equivalents (twin: /api/nodes/…)."""
+    try:
+        nid = resolve_id(con, f"{doc_id}/{label}")
+    except LookupError_ as exc:
+        raise HTTPException(404, str(exc)) from exc
+    if nid != f"{doc_id}/{label}":
+        return RedirectResponse(node_url(nid), status_code=301)
+    view = provision_view(con, nid)
+    n = view["n"]
     doc = store.document(con, doc_id)
-    return TEMPLATES.TemplateResponse(
-        request,
-        "node.html",
-        {"n": detail, "doc": doc, "title": f"{detail['doc']} {detail['label']} {detail['title']}"},
+    name = n["label"] if n["kind"] in ("law", "section", "subsection", "item", "subitem") else ""
+    title = " ".join(x for x in (doc_id, name, n["title"]) if x) or nid
+    return render(
+        request, "node.html", view | {"doc": doc, "title": title, "twin": f"/api/nodes/{nid}"}
     )
+
+
+def _candidates(con: sqlite3.Connection, text: str) -> list[sqlite3.Row]:
+    """Nodes in any document whose label is what ``text`` names (raises ValueError)."""
+    text = text.strip()
+    label = text if text.startswith(_SPECIAL) else normalise_label(text)
+    return con.execute(
+        "SELECT n.id, n.doc, n.label, n.title, n.kind, d.language FROM nodes n "
+        "JOIN documents d ON d.id = n.doc WHERE n.label = ? ORDER BY d.ord",
+        (label,),
+    ).fetchall()
+
+
+@router.get("/go", response_class=HTMLResponse)
+def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response:
+    """Go to a provision typed in any form (twin: /api/nodes/{doc}/{label}).
+
+    With a document (or a ``DOC/LABEL`` text) it redirects to that provision; without,
+    to the one document that has the label, or to a page listing the documents that do.
+    A Greek-script label prefers the Greek book. Text that is no label goes to search.
+    """
+    text = label.strip()
+    if not text:
+        raise HTTPException(400, "type a provision label, e.g. 16B1 or Νόμος 20ΣΤ5")
+    if doc or _DOC_PREFIX.match(text):
+        try:
+            nid = resolve_id(con, f"{doc}/{text}" if doc else text)
+        except LookupError_ as exc:
+            raise HTTPException(404, str(exc)) from exc
+        return RedirectResponse(node_url(nid), status_code=303)
+    try:
+        found = _candidates(con, text)
+    except ValueError:
+        return RedirectResponse(query_url("/search", q=text), status_code=303)
+    hinted = [r for r in found for lang, rx in LANGUAGE_HINTS.items()
+              if rx.search(text) and r["language"] == lang]  # fmt: skip
+    choices = hinted or found
+    if not choices:
+        raise HTTPException(404, f"no document has a provision {normalise_label(text)}")
+    if len(choices) == 1:
+        return RedirectResponse(node_url(choices[0]["id"]), status_code=303)
+    return render(
+        request,
+        "go.html",
+        {"typed": text, "label": choices[0]["label"], "choices": [dict(r) for r in choices],
+         "title": f"Provision {choices[0]['label']} in {len(choices)} documents",
+         "twin": query_url("/api/search", q=choices[0]["label"])},
+    )  # fmt: skip
+
+
+router.include_router(graph_pages.router)
+router.include_router(feature_pages.router)
+router.include_router(compare_pages.router)

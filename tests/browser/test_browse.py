@@ -1,0 +1,47 @@
+"""The explorer in a real browser: go-to, citation links, the graph page."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_go_to_provision_with_a_greek_label(page):
+    page.goto("/")
+    page.get_by_label(re.compile("^Go to a provision")).fill("Νόμος 20ΣΤ5")
+    page.get_by_label(re.compile("^Go to a provision")).press("Enter")
+    page.wait_for_url("**/doc/el-2017/20F5")
+    expect(page.locator("h1")).to_contain_text("20F5")
+    expect(page.locator("article.provision")).to_have_attribute("lang", "el")
+    crumbs = page.locator("nav.crumbs")
+    expect(crumbs).to_contain_text("20F")
+
+
+def test_following_a_citation_link(page):
+    page.goto("/doc/sv-2007/16A1")
+    link = page.locator('[id="16A1(b)"] a.cite')
+    expect(link).to_have_text("D")
+    link.click()
+    page.wait_for_url("**/doc/sv-2007/16D")
+    expect(page.locator("h1")).to_contain_text("16D")
+    # Law 16D is cited by 16A1(b): the back link is listed under "Cited by".
+    expect(page.locator("ul.citedby")).to_contain_text("16A1(b)")
+
+
+def test_graph_draws_a_neighbourhood_and_opens_a_node(page):
+    page.goto("/graph/sv-2007/16")
+    svg = page.locator("svg#graph")
+    expect(svg).to_be_visible()
+    nodes = svg.locator("a.gnode")
+    assert nodes.count() >= 5
+    expect(svg.locator("a.gnode.center")).to_have_attribute("data-id", "sv-2007/16")
+    expect(page.locator(".graph-controls")).to_be_visible()  # the script ran
+    before = svg.get_attribute("viewBox")
+    svg.focus()
+    page.keyboard.press("+")
+    assert svg.get_attribute("viewBox") != before
+    page.keyboard.press("0")
+    assert svg.get_attribute("viewBox") == before
+    target = svg.locator('a.gnode[data-id="sv-2007/12C"]')
+    target.click()
+    page.wait_for_url("**/doc/sv-2007/12C")
+    expect(page.locator("h1")).to_contain_text("12C")

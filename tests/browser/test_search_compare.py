@@ -1,0 +1,72 @@
+"""Search in every language and the side-by-side comparison, in a real browser."""
+
+import pytest
+from playwright.sync_api import expect
+
+# (language, query, document of the hit to open, a word of that hit's page)
+SEARCHES = [
+    ("fi", "rangaistuskortti", "fi-1997", "rangaistuskort"),
+    ("sv", "återtaget bud", "sv-2007", "återtag"),
+    ("el", "συμπαίκτη", "el-2017", "συμπα"),
+    ("et", "kõlbmata pakkumine", "et-1930s", "Kõlbmata"),
+]
+
+
+@pytest.mark.parametrize(("lang", "query", "doc", "word"), SEARCHES, ids=[s[0] for s in SEARCHES])
+def test_search_in_each_language_and_open_a_hit(page, lang, query, doc, word):
+    page.goto("/")
+    box = page.get_by_label("Search the text")
+    box.fill(query)
+    box.press("Enter")
+    page.wait_for_url("**/search?q=*")
+    expect(page.locator("p.summary")).to_contain_text("result")
+    group = page.locator(f"section#r-{doc}")
+    expect(group).to_be_visible()
+    expect(group.locator(".snippet mark").first).to_be_visible()
+    expect(group.locator("li.hit .snippet").first).to_have_attribute("lang", lang)
+    # The language filter keeps only that language's books.
+    page.locator("select[name=lang]").select_option(lang)
+    page.get_by_role("button", name="Search", exact=True).click()
+    page.wait_for_url(f"**lang={lang}*")
+    langs = set(page.locator("li.hit .snippet").evaluate_all("els => els.map(e => e.lang)"))
+    assert langs == {lang}
+    link = page.locator(f"section#r-{doc} li.hit a.hit-link").first
+    href = link.get_attribute("href")
+    link.click()
+    page.wait_for_url(f"**{href}")
+    assert f"/doc/{doc}/" in page.url
+    expect(page.locator("article.provision")).to_have_attribute("lang", lang)
+    expect(page.locator("article.provision")).to_contain_text(word, ignore_case=True)
+
+
+def test_compare_law_16_across_four_documents(page):
+    page.goto("/compare/16")
+    checks = page.locator("fieldset input[name=docs]")
+    for doc in ("fi-1997", "el-2017", "fi-2007", "sv-2007"):
+        expect(checks.locator(f"xpath=self::*[@value='{doc}']")).to_be_checked()
+    page.locator("input[name=docs][value=et-1930s]").uncheck()
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**/compare/16?docs=*")
+    heads = page.locator("table.compare thead th[id^=col-]")
+    assert heads.evaluate_all("els => els.map(e => e.id)") == [
+        "col-fi-1997", "col-el-2017", "col-fi-2007", "col-sv-2007",
+    ]  # fmt: skip
+    rows = page.locator("table.compare tr.crow")
+    assert rows.count() > 20
+    # 16B1(a) exists in the 2007 and 2017 books, not in fi-1997 (a gap there).
+    row = page.locator('tr[id="row-16B1(a)"]')
+    expect(row).to_be_visible()
+    cells = row.locator("td")
+    expect(cells.nth(0)).to_have_class("gap")
+    for i, lang in ((1, "el"), (2, "fi"), (3, "sv")):
+        expect(cells.nth(i)).to_have_attribute("lang", lang)
+        expect(cells.nth(i).locator("a.label")).to_have_text("16B1(a)")
+    # The sticky header keeps the columns labelled while the rows scroll.
+    row.scroll_into_view_if_needed()
+    wrap = page.locator(".compare-wrap")
+    wrap.evaluate("el => el.scrollTop = el.scrollHeight / 2")
+    head = page.locator("#col-sv-2007")
+    expect(head).to_be_in_viewport()
+    # Divergences are marked in place.
+    assert page.locator("td.diverges").count() > 0
+    assert page.locator("tr.dvrow details").count() > 0

@@ -1,0 +1,213 @@
+"""What the pages show: coverage matrix, provision page, go-to, graph, search, reports."""
+
+import csv
+import io
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from ingest.align.diverge import divergence_counts, divergences
+from ingest.glossary import concepts
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]), follow_redirects=False)
+
+
+def get(client, path, status=200) -> BeautifulSoup:
+    r = client.get(path)
+    assert r.status_code == status, r.text[:300]
+    return BeautifulSoup(r.text, "html.parser")
+
+
+def cell(page, law, doc):
+    row = page.select_one("table.matrix").find("a", string=law, href=f"/compare/{law}")
+    heads = [th.get_text() for th in page.select("table.matrix thead th")]
+    return row.find_parent("tr").find_all(["th", "td"])[heads.index(doc)]
+
+
+def test_home_coverage_matrix(client, con):
+    page = get(client, "/")
+    heads = [th.get_text() for th in page.select("table.matrix thead th")]
+    assert heads == ["Law", "fi-1997", "el-2017", "et-1930s", "fi-2007", "sv-2007"]
+    # fi-2007 stops inside Law 18: 18 has text, 19 only its title from the contents.
+    assert "c-text" in cell(page, "18", "fi-2007")["class"]
+    assert "c-title" in cell(page, "19", "fi-2007")["class"]
+    assert cell(page, "19", "fi-2007").a["href"] == "/doc/fi-2007/19"
+    # Swedish supplementary law 116 and the Finnish SR1 are in one book each.
+    states = [c["class"][1] for c in page.find("a", string="116").find_parent("tr")("td")]
+    assert states == ["c-none", "c-none", "c-none", "c-none", "c-text"]
+    assert "c-text" in cell(page, "SR1", "fi-1997")["class"]
+    # Divergence counts in the cells are the store's.
+    counts = divergence_counts(con)
+    assert counts[("16", "sv-2007")] > 0
+    assert cell(page, "16", "sv-2007").select_one(".dv").get_text() == str(
+        counts[("16", "sv-2007")]
+    )
+    # The JSON twin carries the same matrix.
+    twin = client.get("/api/coverage").json()
+    assert twin["docs"] == heads[1:]
+    assert len(twin["rows"]) == len(page.select("table.matrix tbody tr"))
+    row16 = next(r for r in twin["rows"] if r["law"] == "16")
+    assert [c["divergences"] for c in row16["cells"]][-1] == counts[("16", "sv-2007")]
+    # Every document is listed with its language.
+    assert [a["href"] for a in page.select("table.docs a")] == [
+        "/doc/fi-1997", "/doc/el-2017", "/doc/et-1930s", "/doc/fi-2007", "/doc/sv-2007",
+    ]  # fmt: skip
+
+
+def test_provision_page_links_citations_and_children(client):
+    page = get(client, "/doc/sv-2007/16")
+    article = page.select_one("article.provision")
+    assert article["lang"] == "sv"
+    # Children have anchors, a link to their own page and their citations linked.
+    item = article.find(id="16A1(b)")
+    assert item.select_one("a.label")["href"] == "/doc/sv-2007/16A1(b)"
+    cite = item.select_one("a.cite")
+    assert (cite.get_text(), cite["href"]) == ("D", "/doc/sv-2007/16D")
+    assert article.find(id="16A4").select_one("a.cite")["href"] == "/doc/sv-2007/12C"
+    # Footnote of 16B1(a), shown once, at the foot of the law.
+    notes = page.select("aside.footnotes li")
+    assert [n["id"] for n in notes] == ["fn/3", "fn/4"]
+    assert "oväntad i förhållande" in notes[0].get_text()
+    # Previous and next law, breadcrumbs.
+    assert page.select_one('nav.prevnext a[rel="prev"]')["href"] == "/doc/sv-2007/15"
+    assert page.select_one('nav.prevnext a[rel="next"]')["href"] == "/doc/sv-2007/17"
+    crumbs = get(client, "/doc/sv-2007/16B1(a)").select("nav.crumbs a")
+    assert [a.get_text() for a in crumbs] == ["lawgraph", "sv-2007", "16", "16B", "16B1"]
+
+
+def test_provision_page_cited_by_and_equivalents(client):
+    page = get(client, "/doc/sv-2007/16D")
+    citers = [a["href"] for a in page.select("ul.citedby > li > a")]
+    assert "/doc/sv-2007/16A1(b)" in citers and "/doc/sv-2007/25B3" in citers
+    assert not any(h.startswith("/doc/sv-2007/16D") for h in citers)  # none from inside
+    eq = get(client, "/doc/sv-2007/16B1").select("table.equivalents tbody tr")
+    docs = [tr.find("code").get_text() for tr in eq]
+    assert {"fi-2007", "el-2017"} <= set(docs)
+    flagged = [tr.find("code").get_text() for tr in eq if "flagged" in tr.get("class", [])]
+    assert flagged == ["fi-1997"]  # 1997's 16B1 is another rule: the label lies
+    assert eq[0].select_one("a span")["lang"] in {"fi", "el"}
+
+
+def test_node_urls_in_other_forms_redirect_to_the_permanent_url(client):
+    r = client.get("/doc/el-2017/Νόμος 20ΣΤ5")
+    assert (r.status_code, r.headers["location"]) == (301, "/doc/el-2017/20F5")
+    r = client.get("/doc/sv-2007/16 B 1")
+    assert (r.status_code, r.headers["location"]) == (301, "/doc/sv-2007/16B1")
+
+
+@pytest.mark.parametrize(
+    ("query", "location"),
+    [
+        ("label=Νόμος 20ΣΤ5", "/doc/el-2017/20F5"),
+        ("label=20Στ5", "/doc/el-2017/20F5"),
+        ("label=lag 16B1", "/doc/sv-2007/16B1"),
+        ("label=16 B 1&doc=fi-1997", "/doc/fi-1997/16B1"),
+        ("label=fi-2007/18F", "/doc/fi-2007/18F"),
+        ("label=116", "/doc/sv-2007/116"),
+        ("label=revoke", "/search?q=revoke"),
+    ],
+)
+def test_go_to_provision(client, query, location):
+    r = client.get(f"/go?{query}")
+    assert r.status_code == 303 and r.headers["location"] == location
+
+
+def test_go_to_a_label_several_books_have_lists_them(client):
+    page = get(client, "/go?label=16 B 1")
+    links = [a["href"] for a in page.select("ul.choices a")]
+    assert links == ["/doc/fi-1997/16B1", "/doc/el-2017/16B1", "/doc/fi-2007/16B1",
+                     "/doc/sv-2007/16B1"]  # fmt: skip
+    assert page.find("a", href="/compare/16B1") is not None
+
+
+def test_graph_page_draws_the_api_neighbourhood(client):
+    page = get(client, "/graph/sv-2007/16?depth=1")
+    api = client.get("/api/nodes/sv-2007/16/ego?radius=1").json()
+    nodes = page.select("svg#graph a.gnode")
+    assert {a["data-id"] for a in nodes} == {n["id"] for n in api["nodes"]}
+    assert len(page.select("svg#graph g.edges line")) == len(api["edges"])
+    assert [a["data-id"] for a in page.select("a.gnode.center")] == ["sv-2007/16"]
+    assert all(a["href"] == "/doc/" + a["data-id"] for a in nodes)
+    # 16A4 cites 12C: green (cited by the centre); 25B3 cites 16D: orange (cites it).
+    assert "cited" in page.select_one('a.gnode[data-id="sv-2007/12C"]')["class"]
+    assert "citing" in page.select_one('a.gnode[data-id="sv-2007/25B3"]')["class"]
+    for a in nodes:
+        x, y = float(a.circle["cx"]), float(a.circle["cy"])
+        assert 0 <= x <= 960 and 0 <= y <= 640
+    deeper = get(client, "/graph/sv-2007/16?depth=2").select("svg#graph a.gnode")
+    assert len(deeper) > len(nodes)
+    assert client.get("/graph/sv-2007/16?depth=9").status_code == 400
+
+
+def test_graph_page_rank_tables_path_and_exports(client):
+    page = get(client, "/graph?doc=sv-2007")
+    rank = client.get("/api/graph/rank?doc=sv-2007").json()
+    first = page.select_one("table.rank tbody tr a")
+    assert first["href"] == "/doc/" + rank["most_cited"][0]["id"]
+    exports = [a["href"] for a in page.select("ul.exports a")]
+    assert exports == [f"/api/graph/export?format={f}" for f in ("json", "graphml", "gexf", "csv")]
+    for href in exports[1:]:
+        assert client.get(href).status_code == 200
+    page = get(client, "/graph/sv-2007/27B1?a=27B1&b=12C")
+    steps = [a.get_text() for a in page.select("ol.path a")]
+    assert steps == ["27B1(b)", "27D", "12B1", "12C1(b)"]
+    page = get(client, "/graph?doc=fi-1997&a=64&b=12C")
+    assert "no citation path" in page.select_one("p.error").get_text()
+
+
+def test_search_page_groups_filters_and_suggests(client):
+    page = get(client, "/search?q=16B1")
+    groups = [s["id"] for s in page.select("section.group")]
+    assert groups == ["r-fi-1997", "r-el-2017", "r-fi-2007", "r-sv-2007"]
+    page = get(client, "/search?q=återtaget+bud&lang=sv")
+    assert {s["lang"] for s in page.select("li.hit .snippet")} == {"sv"}
+    assert page.select_one("li.hit .snippet mark") is not None
+    page = get(client, "/search?q=xyzzyq")
+    assert page.select_one(".zero") is not None
+    assert page.find("a", href="/search?q=xyzzyq&expand=true") is not None
+    page = get(client, "/search?q=16B1&doc=et-1930s")  # the Estonian book has no numbers
+    assert page.select_one(".zero a[href='/go?label=16B1']") is not None
+    assert page.select_one(".zero a[href='/compare/16B1']") is not None
+
+
+def test_search_zero_results_suggests_a_glossary_term(client, con):
+    # "revoke" is a glossary concept; restricted to definitions of et-1930s nothing matches.
+    page = get(client, "/search?q=revoke&doc=et-1930s&kind=definition")
+    links = [a["href"] for a in page.select(".zero a[href^='/glossary/']")]
+    assert "/glossary/revoke" in links
+
+
+def test_divergence_report_sorts_filters_and_downloads(client, con):
+    page = get(client, "/divergences?a=fi-2007&b=sv-2007&type=numbers&sort=label&desc=false")
+    rows = page.select("table.report tbody tr")
+    expected = divergences(con, "fi-2007", "sv-2007", type="numbers")
+    assert len(rows) == min(len(expected), 100) > 0
+    assert {r.find_all("td")[1].get_text() for r in rows} == {"numbers"}
+    labels = [r.td["data-value"] for r in rows]
+    assert labels == sorted(labels)
+    href = page.find("a", string="Download CSV")["href"]
+    body = client.get(href)
+    assert body.headers["content-type"].startswith("text/csv")
+    assert len(list(csv.DictReader(io.StringIO(body.text)))) == len(expected)
+    total = len(divergences(con, "el-2017", "sv-2007"))
+    page = get(client, "/divergences?a=el-2017&b=sv-2007&page=2")
+    assert f"Page 2 of {-(-total // 100)}" in page.select_one("nav.pager").get_text()
+
+
+def test_glossary_pages(client, con):
+    page = get(client, "/glossary")
+    assert len(page.select("table.glossary tbody tr")) == len(concepts(con))
+    assert {td["lang"] for td in page.select("table.glossary tbody td[lang]")} == {
+        "fi", "el", "et", "sv",
+    }  # fmt: skip
+    page = get(client, "/glossary/revoke")
+    occ = page.select("section.occ")
+    assert occ and all(re.match(r"^/doc/", a["href"]) for a in page.select("section.occ a"))
+    filtered = get(client, "/glossary?q=revokki").select("table.glossary tbody tr a")
+    assert "/glossary/revoke" in [a["href"] for a in filtered]

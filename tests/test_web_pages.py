@@ -1,0 +1,174 @@
+"""Every HTML page: status, title, escaping, language attributes, error pages."""
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from web.markup import linked_text
+from web.templating import TEMPLATES
+
+LANGS = {"fi", "el", "sv", "et"}
+XSS = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]), follow_redirects=False)
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+# (path, words the <title> must contain)
+PAGES = [
+    ("/", "lawgraph"),
+    ("/doc/sv-2007", "Lagar för tävlingsbridge 2007"),
+    ("/doc/et-1930s", "et-1930s"),
+    ("/doc/sv-2007/16", "TILLÅTNA OCH OTILLÅTNA UPPLYSNINGAR"),
+    ("/doc/el-2017/20F5", "el-2017 20F5"),
+    ("/doc/fi-1997/12C2", "fi-1997 12C2"),
+    ("/doc/fi-2007/19", "KAHDENNUKSET JA VASTAKAHDENNUKSET"),
+    ("/doc/el-2017/chapter/index", "el-2017"),
+    ("/doc/et-1930s/topic/kolbmata-pakkumine", "Kõlbmata pakkumine"),
+    ("/doc/sv-2007/def/tur-eller-tillfalle", "Tur (eller tillfälle)"),
+    ("/go?label=16B1", "Provision 16B1 in"),
+    ("/graph", "Citation graph of fi-1997"),
+    ("/graph?doc=et-1930s", "Citation graph of et-1930s"),
+    ("/graph/sv-2007/16?depth=2", "Citations around sv-2007 16"),
+    ("/graph/sv-2007/27B1?b=12C", "Citations around sv-2007 27B1"),
+    ("/search", "Search"),
+    ("/search?q=återtaget+bud", "Search: återtaget bud"),
+    ("/search?q=xyzzyq", "Search: xyzzyq"),
+    ("/search?q=revoke&expand=true", "Search: revoke"),
+    ("/glossary", "Glossary"),
+    ("/divergences", "Divergences fi-2007 ↔ sv-2007"),
+    ("/divergences?a=el-2017&b=sv-2007&type=numbers&sort=label", "Divergences el-2017 ↔ sv-2007"),
+    ("/compare", "Compare"),
+    ("/compare/16", "Compare 16"),
+    ("/compare/16B?docs=fi-1997&docs=sv-2007", "Compare 16B"),
+]
+
+
+@pytest.mark.parametrize(("path", "title"), PAGES)
+def test_page_renders(client, path, title):
+    r = client.get(path)
+    assert r.status_code == 200, r.text[:500]
+    assert r.headers["content-type"].startswith("text/html")
+    page = soup(r)
+    assert title in page.title.string
+    assert page.title.string.endswith("lawgraph")
+    assert page.html["lang"] == "en"
+    assert page.find("main", id="main") is not None
+    assert page.find("a", class_="skip")["href"] == "#main"
+    # Text of the books carries its language, for screen readers and hyphenation.
+    for block in page.select(".text, .snippet, .excerpt, article.provision"):
+        holder = block if block.has_attr("lang") else block.find_parent(attrs={"lang": True})
+        assert holder is not None and holder["lang"] in LANGS, str(block)[:200]
+    # Only our own scripts, loaded from /static.
+    assert all(s.get("src", "").startswith("/static/") for s in page.find_all("script"))
+    # A JSON twin is announced (the home page's is /api/documents).
+    twin = page.find("link", rel="alternate")
+    assert twin is not None and twin["href"].startswith("/api/")
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/doc/xx-2000", "unknown document"),
+        ("/doc/sv-2007/999Z", "has no provision"),
+        ("/doc/sv-2007/hello world", "not a provision label"),
+        ("/graph/sv-2007/999Z", "has no provision"),
+        ("/graph?doc=nope", "unknown document"),
+        ("/graph?doc=sv-2007&node=999Z", "has no provision"),
+        ("/go?label=999Z", "no document has a provision 999Z"),
+        ("/go?label=16B1&doc=xx-2000", "unknown document"),
+        ("/glossary/no-such-concept", "unknown concept"),
+        ("/divergences?a=nope", "unknown document"),
+        ("/compare/999Z", "999Z"),
+        ("/no/such/page", "Not Found"),
+    ],
+)
+def test_unknown_things_give_a_404_page(client, path, message):
+    r = client.get(path)
+    assert r.status_code == 404
+    assert r.headers["content-type"].startswith("text/html")
+    page = soup(r)
+    assert page.title.string and message in page.get_text()
+    assert page.find("a", href="/") is not None
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("/go?label=", 400), ("/search?q=%25%25%25", 400), ("/search?q=a&lang=xx", 400)],
+)
+def test_bad_input_gives_a_clear_400_page(client, path, status):
+    r = client.get(path)
+    assert r.status_code == status
+    assert "Traceback" not in r.text
+    assert soup(r).select_one(".error").get_text(strip=True)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/doc/sv-2007/{XSS}",
+        f"/graph/sv-2007/{XSS}",
+        f"/graph?doc=sv-2007&node={XSS}",
+        f"/graph/sv-2007/16?a={XSS}&b=12C",
+        f"/search?q={XSS}",
+        f"/search?q={XSS}&expand=true",
+        f"/go?label={XSS}",
+        f"/glossary?q={XSS}",
+        f"/glossary/{XSS}",
+        f"/compare/{XSS}",
+        f"/compare/16?docs={XSS}",
+    ],
+)
+def test_user_text_is_shown_as_text(client, path):
+    r = client.get(path, follow_redirects=True)
+    assert r.status_code in (200, 400, 404)
+    assert "<script>alert" not in r.text
+    assert "&lt;script&gt;" in r.text
+    assert all(s.get("src", "").startswith("/static/") for s in soup(r).find_all("script"))
+
+
+def test_provision_text_with_markup_is_escaped():
+    text = "Se <script>alert(1)</script> och lag 12C & 16D"
+    cites = [
+        {"start": text.index("12C"), "end": text.index("12C") + 3, "target": "sv-2007/12C"},
+        {
+            "start": text.index("16D"),
+            "end": text.index("16D") + 3,
+            "target": None,
+            "reason": "no-text",
+        },
+        {"start": 0, "end": 2, "target": "sv-2007/1"},  # fmt: skip
+        {"start": 1, "end": 4, "target": "sv-2007/2"},  # overlaps the one before: skipped
+    ]
+    html = str(linked_text(text, cites))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert '<a class="cite" href="/doc/sv-2007/12C" title="sv-2007/12C">12C</a>' in html
+    assert '<span class="cite unresolved" title="unresolved: no-text">16D</span>' in html
+    assert '<a class="cite" href="/doc/sv-2007/1" title="sv-2007/1">Se</a>' in html
+    assert "&amp;" in html and "sv-2007/2" not in html
+
+    node = {
+        "id": "sv-2007/1", "doc": "sv-2007", "label": "1", "kind": "law", "law": "1",
+        "title": "<script>t()</script>", "text": text, "parent": None, "attrs": {},
+        "cites": {"text": cites[:2], "title": []}, "depth": 0,
+        "children": [{
+            "id": "sv-2007/1A", "doc": "sv-2007", "label": "1A", "kind": "section",
+            "law": "1", "title": "<b>x</b>", "text": "<img src=x onerror=alert(1)>",
+            "parent": "sv-2007/1", "attrs": {}, "cites": {"text": [], "title": []},
+            "children": [], "depth": 1,
+        }],
+    }  # fmt: skip
+    page = TEMPLATES.env.get_template("node.html").render(
+        n=node, doc={"id": "sv-2007", "language": "sv"}, title=node["title"], footnotes=[],
+        breadcrumbs=[], cited_by=[], prev=None, next=None, equivalents=None, divergences=None,
+    )  # fmt: skip
+    assert "<script>" not in page and "<img" not in page and "<b>x" not in page
+    assert page.count("&lt;script&gt;") >= 3
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page

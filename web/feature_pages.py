@@ -1,0 +1,128 @@
+"""Pages over the corpus-wide features: search and glossary.
+
+Each page checks that its feature is built (:func:`web.features.feature`) and says so
+plainly when it is not. Twins: /api/search, /api/glossary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from itertools import groupby
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from api.deps import Con
+from ingest import store
+from ingest.labels import normalise_label
+
+from .features import feature
+from .templating import query_url, render
+
+router = APIRouter(include_in_schema=False)
+Text = Annotated[str, Query(max_length=200)]
+#: What the search page's kind filter offers (value, shown as).
+KINDS = (("law", "law text"), ("definition", "definitions"), ("index", "index terms"),
+         ("topic", "Estonian topics"), ("other", "headings and prefaces"))  # fmt: skip
+
+
+def _safe_snippet(snippet: str) -> str:
+    """Keep the search snippet's ``<mark>`` tags and escape any other ``<``."""
+    return re.sub(r"<(?!/?mark>)", "&lt;", snippet)
+
+
+def _suggestions(con, q: str) -> dict:
+    """What to offer when a search finds nothing: a provision label, glossary concepts."""
+    out: dict = {"label": None, "concepts": []}
+    with contextlib.suppress(ValueError):
+        out["label"] = normalise_label(q)
+    lookup = feature(con, "lookup_term")
+    if lookup is not None:
+        out["concepts"] = lookup(con, q)[:8]
+    return out
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(
+    request: Request, con: Con, q: Text = "", doc: Text = "", lang: Text = "",
+    kind: Text = "", expand: bool = False,
+) -> Response:  # fmt: skip
+    """Search results grouped by document, with filters and the cross-language switch."""
+    docs = store.documents(con)
+    ctx: dict = {
+        "q": q, "doc": doc, "lang": lang, "kind": kind, "expand": expand, "docs": docs,
+        "langs": sorted({d["language"] for d in docs}), "kinds": KINDS, "result": None,
+        "groups": [], "error": None, "suggest": None, "available": True,
+        "title": f"Search: {q}" if q else "Search",
+        "twin": query_url("/api/search", q=q, doc=doc, lang=lang, kind=kind,
+                          expand="true" if expand else None),
+    }  # fmt: skip
+    fn = feature(con, "search")
+    if fn is None:
+        ctx["available"] = False
+        return render(request, "search.html", ctx)
+    if not q.strip():
+        return render(request, "search.html", ctx)
+    from ingest.search.query import SearchError
+
+    try:
+        result = fn(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
+                    limit=50, expand=expand)  # fmt: skip
+    except SearchError as exc:
+        ctx["error"] = str(exc)
+        return render(request, "search.html", ctx, status_code=400)
+    order = {d["id"]: i for i, d in enumerate(docs)}
+    lang_of = {d["id"]: d["language"] for d in docs}
+    hits = sorted(result["hits"], key=lambda h: order.get(h["doc"], 99))
+    for h in hits:
+        h["snippet"] = _safe_snippet(h.get("snippet") or "")
+        h.setdefault("lang", lang_of.get(h["doc"], "und"))
+    ctx["groups"] = [(d, list(g)) for d, g in groupby(hits, key=lambda h: h["doc"])]
+    ctx["result"] = result
+    if not hits:
+        ctx["suggest"] = _suggestions(con, q)
+    return render(request, "search.html", ctx)
+
+
+@router.get("/glossary", response_class=HTMLResponse)
+def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
+    """Every concept of the glossary in every language, optionally filtered by a term."""
+    fn = feature(con, "concepts")
+    ctx: dict = {"q": q, "concepts": None, "title": "Glossary", "twin": "/api/glossary",
+                 "langs": [d["language"] for d in store.documents(con)]}  # fmt: skip
+    ctx["langs"] = list(dict.fromkeys(ctx["langs"]))
+    if fn is not None:
+        concepts = fn(con)
+        lookup = feature(con, "lookup_term")
+        if q.strip() and lookup is not None:
+            keep = {c["id"] for c in lookup(con, q)}
+            concepts = [c for c in concepts if c["id"] in keep]
+        ctx["concepts"] = concepts
+    return render(request, "glossary.html", ctx)
+
+
+@router.get("/glossary/{concept_id:path}", response_class=HTMLResponse)
+def concept_page(request: Request, concept_id: str, con: Con) -> Response:
+    """One concept: its terms in every language and where each term occurs."""
+    fn = feature(con, "concept_detail")
+    concept = fn(con, concept_id) if fn is not None else None
+    if concept is None:
+        raise HTTPException(404, f"unknown concept {concept_id!r}")
+    docs = store.documents(con)
+    titles = {}
+    ids = [i for nodes in concept.get("occurrences", {}).values() for i in nodes]
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk : chunk + 500]
+        rows = con.execute(
+            f"SELECT id, label, kind, title FROM nodes WHERE id IN ({','.join('?' * len(part))})",
+            part,
+        )
+        titles.update({r["id"]: dict(r) for r in rows})
+    return render(
+        request,
+        "concept.html",
+        {"c": concept, "docs": docs, "nodes": titles, "title": f"Glossary: {concept['en']}",
+         "twin": f"/api/glossary/{concept_id}"},
+    )  # fmt: skip

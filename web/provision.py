@@ -1,0 +1,158 @@
+"""What the provision page shows, gathered from the store in a few queries."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+
+from .features import feature
+
+_SUBTREE = """
+WITH RECURSIVE sub(id, depth) AS (
+  SELECT id, 0 FROM nodes WHERE id = ?
+  UNION ALL SELECT n.id, sub.depth + 1 FROM nodes n JOIN sub ON n.parent = sub.id
+)
+SELECT n.*, sub.depth FROM nodes n JOIN sub ON n.id = sub.id ORDER BY n.ord
+"""
+
+
+def _row(r: sqlite3.Row) -> dict:
+    d = {k: r[k] for k in r.keys()}  # noqa: SIM118
+    d["attrs"] = json.loads(d["attrs"])
+    return d
+
+
+def subtree(con: sqlite3.Connection, node_id: str) -> list[dict]:
+    """The node and everything under it, in document order, each with its ``depth``."""
+    return [_row(r) for r in con.execute(_SUBTREE, (node_id,))]
+
+
+def _in(ids: list[str]) -> str:
+    return ",".join("?" * len(ids))
+
+
+def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[str]]:
+    """The provision as a nested tree (``children`` lists), its footnotes, its subtree ids.
+
+    Each node carries ``cites`` (``{"text": [...], "title": [...]}``, the citation spans
+    of its own text and title) for :func:`web.markup.linked_text`.
+    """
+    rows = subtree(con, node_id)
+    ids = [r["id"] for r in rows]
+    cites: dict[str, dict[str, list]] = defaultdict(lambda: {"text": [], "title": []})
+    for c in con.execute(
+        f"SELECT source, target, reason, raw, start, end, field FROM citations "
+        f"WHERE source IN ({_in(ids)}) ORDER BY rowid",
+        ids,
+    ):
+        cites[c["source"]][c["field"]].append(dict(c))
+    by_id = {}
+    footnotes = []
+    for r in rows:
+        r["cites"] = cites[r["id"]]
+        r["children"] = []
+        by_id[r["id"]] = r
+        if r["kind"] == "footnote" and r["depth"] > 0:
+            footnotes.append(r)
+        elif r["parent"] in by_id and r["depth"] > 0:
+            by_id[r["parent"]]["children"].append(r)
+    return by_id[node_id], footnotes, ids
+
+
+def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
+    """The node's ancestors, outermost first."""
+    out = []
+    parent = node["parent"]
+    while parent:
+        row = con.execute(
+            "SELECT id, doc, label, kind, title, parent FROM nodes WHERE id = ?", (parent,)
+        ).fetchone()
+        if row is None:
+            break
+        out.insert(0, dict(row))
+        parent = row["parent"]
+    return out
+
+
+def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[dict]:
+    """Provisions outside the node that cite it or one of its sub-provisions.
+
+    Args:
+        con: the store.
+        node_id: the provision.
+        inside: ids of the provision's subtree (citations from inside are not listed).
+
+    Returns:
+        One entry per citing provision (document order): ``id``, ``doc``, ``label``,
+        ``kind``, ``title`` and ``refs`` (the raw texts and which node they point at).
+    """
+    inner = set(inside)
+    out: dict[str, dict] = {}
+    rows = con.execute(
+        f"SELECT c.source, c.target, c.raw, n.doc, n.label, n.kind, n.title, n.ord "
+        f"FROM citations c JOIN nodes n ON n.id = c.source "
+        f"WHERE c.target IN ({_in(inside)}) ORDER BY n.ord",
+        inside,
+    )
+    for r in rows:
+        if r["source"] in inner:
+            continue
+        entry = out.setdefault(
+            r["source"],
+            {"id": r["source"], "doc": r["doc"], "label": r["label"], "kind": r["kind"],
+             "title": r["title"], "refs": []},
+        )  # fmt: skip
+        entry["refs"].append({"raw": r["raw"], "target": r["target"]})
+    return list(out.values())
+
+
+def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict | None]:
+    """The previous and next node of the same kind in the same document."""
+    sql = (
+        "SELECT id, doc, label, kind, title FROM nodes WHERE doc = ? AND kind = ? AND ord {} ? "
+        "ORDER BY ord {} LIMIT 1"
+    )
+    args = (node["doc"], node["kind"], node["ord"])
+    prev = con.execute(sql.format("<", "DESC"), args).fetchone()
+    nxt = con.execute(sql.format(">", "ASC"), args).fetchone()
+    return (dict(prev) if prev else None), (dict(nxt) if nxt else None)
+
+
+def equivalents(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
+    """Equivalent provisions in the other documents (None while alignment is not built)."""
+    fn = feature(con, "aligned")
+    if fn is None:
+        return None
+    out = []
+    for hit in fn(con, node_id):
+        row = con.execute(
+            "SELECT n.title, n.text, n.kind, d.language FROM nodes n "
+            "JOIN documents d ON d.id = n.doc WHERE n.id = ?",
+            (hit["id"],),
+        ).fetchone()
+        if row is not None:
+            out.append(hit | dict(row))
+    return out
+
+
+def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
+    """Divergences recorded for this provision (None while they are not built)."""
+    fn = feature(con, "node_divergences")
+    return None if fn is None else fn(con, node_id)
+
+
+def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
+    """Everything the provision page shows for ``node_id`` (an existing node id)."""
+    root, footnotes, inside = tree(con, node_id)
+    prev, nxt = neighbours(con, root)
+    return {
+        "n": root,
+        "footnotes": footnotes,
+        "breadcrumbs": breadcrumbs(con, root),
+        "cited_by": cited_by(con, node_id, inside),
+        "prev": prev,
+        "next": nxt,
+        "equivalents": equivalents(con, node_id),
+        "divergences": node_divergences(con, node_id),
+    }
