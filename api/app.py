@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -44,13 +45,22 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=Path(__file__).parent.parent / "web" / "static"),
               name="static")  # fmt: skip
 
-    @app.exception_handler(StarletteHTTPException)
-    async def page_or_json_error(request: Request, exc: StarletteHTTPException):
-        if request.url.path.startswith("/api") or request.url.path.startswith("/static"):
-            return errors.error_response(exc.status_code, str(exc.detail))
+    titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}
+
+    def page_or_json(request: Request, status: int, message: str):
+        if request.url.path.startswith(("/api", "/static")):
+            return errors.error_response(status, message)
         return TEMPLATES.TemplateResponse(
-            request, "error.html", {"title": "Not found", "message": str(exc.detail)},
-            status_code=exc.status_code,
+            request, "error.html", {"title": titles.get(status, "Error"), "message": message},
+            status_code=status,
         )  # fmt: skip
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return page_or_json(request, exc.status_code, str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError):
+        return page_or_json(request, 400, errors.validation_message(exc))
 
     return app

@@ -28,7 +28,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        msgs = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
-        )
-        return error_response(400, msgs or "invalid request")
+        return error_response(400, validation_message(exc))
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """One line naming each invalid parameter and what is wrong with it."""
+    msgs = "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
+    )
+    return msgs or "invalid request"

@@ -111,6 +111,18 @@ def test_bad_input_gives_a_clear_400_page(client, path, status):
 
 
 @pytest.mark.parametrize(
+    ("path", "name"),
+    [("/graph/sv-2007/16?depth=9", "depth"), ("/divergences?a=fi-2007&b=sv-2007&page=-1", "page")],
+)
+def test_invalid_page_parameter_gives_an_html_400_naming_it(client, path, name):
+    r = client.get(path)
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    page = soup(r)
+    assert page.title.string.startswith("Bad request") and name in page.get_text()
+    assert client.get("/api/nodes/sv-2007/16/ego?radius=99").json()["error"]["code"]
+
+
+@pytest.mark.parametrize(
     "path",
     [
         f"/doc/sv-2007/{XSS}",

@@ -82,6 +82,7 @@ CREATE TABLE IF NOT EXISTS divergence_scores (
   score REAL NOT NULL, count INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS divergence_scores_docs ON divergence_scores(doc_a, doc_b);
+CREATE INDEX IF NOT EXISTS divergence_scores_pair ON divergence_scores(a, b);
 CREATE TABLE IF NOT EXISTS divergence_gaps (
   doc TEXT NOT NULL, other TEXT NOT NULL, node TEXT NOT NULL, label TEXT NOT NULL,
   kind TEXT NOT NULL, law TEXT, national INTEGER NOT NULL
