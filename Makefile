@@ -42,8 +42,11 @@ lint: install-test
 	$(BIN)/ruff check ingest graph api web tests bench
 	$(BIN)/ruff format --check ingest graph api web tests bench
 
-bench: install
+bench: install-test ingest
 	$(BIN)/python bench/ingest_speed.py
+	$(BIN)/python bench/citations.py
+	$(BIN)/python bench/search.py --db $(DB)
+	$(BIN)/python bench/render.py --db $(DB)
 
 clean:
 	rm -rf $(VENV) var *.egg-info
