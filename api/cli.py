@@ -23,6 +23,14 @@ DB_OPTION = click.option(
 )
 
 
+def resolve_or_fail(con, text: str) -> str:
+    """The node id ``text`` names, or a clear CLI error."""
+    try:
+        return resolve_id(con, text)
+    except LookupError_ as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
 def open_db(db: Path | None):
     """Open the store read-only, or fail with a clear CLI error."""
     try:
@@ -128,10 +136,7 @@ def _node_dict(n) -> dict:
 def show(db: Path | None, node_id: str, as_json: bool) -> None:
     """Show one node (DOC/LABEL, e.g. sv-2007/16B1) with its children."""
     con = open_db(db)
-    try:
-        nid = resolve_id(con, node_id)
-    except LookupError_ as exc:
-        raise click.ClickException(str(exc)) from exc
+    nid = resolve_or_fail(con, node_id)
     node = store.node(con, nid)
     kids = store.children(con, nid)
     if as_json:
@@ -191,13 +196,6 @@ def _gq(fn, *args, **kwargs):
         raise click.ClickException(str(exc)) from exc
 
 
-def _rid(con, text: str) -> str:
-    try:
-        return resolve_id(con, text)
-    except LookupError_ as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
 @main.command("cites")
 @DB_OPTION
 @click.argument("node_id")
@@ -209,7 +207,7 @@ def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json:
     from graph.query import cites
 
     con, g = _graph(db)
-    nid = _rid(con, node_id)
+    nid = resolve_or_fail(con, node_id)
     hits = _gq(cites, g, nid, depth=depth, reverse=reverse)
     if as_json:
         click.echo(json.dumps({"id": nid, "depth": depth, "reverse": reverse, "results": hits},
@@ -233,7 +231,7 @@ def path_cmd(db: Path | None, a: str, b: str) -> None:
     from graph.query import path
 
     con, g = _graph(db)
-    steps = _gq(path, g, _rid(con, a), _rid(con, b))
+    steps = _gq(path, g, resolve_or_fail(con, a), resolve_or_fail(con, b))
     click.echo(" -> ".join(steps))
 
 

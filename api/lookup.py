@@ -42,3 +42,13 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
     if store.node(con, node_id) is None:
         raise LookupError_(f"{doc} has no provision {label}")
     return node_id
+
+
+def node_id_or_404(con: sqlite3.Connection, text: str) -> str:
+    """:func:`resolve_id` for routes: a text that names no node is an HTTP 404."""
+    from fastapi import HTTPException
+
+    try:
+        return resolve_id(con, text)
+    except LookupError_ as exc:
+        raise HTTPException(404, str(exc)) from exc

@@ -17,6 +17,21 @@ class CorpusError(Exception):
     """A corpus file or the manifest is missing, unreadable or empty."""
 
 
+def read_toml(path: Path, what: str, error: type[CorpusError] = CorpusError) -> dict:
+    """Parse a curated TOML file of the corpus folder.
+
+    Raises:
+        CorpusError: (or the given subclass) naming the file, if it is missing, not UTF-8
+            or not valid TOML.
+    """
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise error(f"{path}: {what} not found") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: malformed {what}: {exc}") from exc
+
+
 def load_manifest(corpus_dir: Path = DEFAULT_CORPUS) -> list[Document]:
     """Return the documents the manifest describes, in manifest order.
 
@@ -24,12 +39,7 @@ def load_manifest(corpus_dir: Path = DEFAULT_CORPUS) -> list[Document]:
         CorpusError: if the manifest is missing, malformed or incomplete.
     """
     path = Path(corpus_dir) / "manifest.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise CorpusError(f"{path}: manifest not found") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"{path}: malformed manifest: {exc}") from exc
+    data = read_toml(path, "manifest")
     docs = []
     seen = set()
     for i, entry in enumerate(data.get("document", []), start=1):

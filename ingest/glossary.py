@@ -28,7 +28,6 @@ import json
 import re
 import sqlite3
 import time
-import tomllib
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import store
-from .corpus import DEFAULT_CORPUS, CorpusError
+from .corpus import DEFAULT_CORPUS, CorpusError, read_toml
 
 LANGS = ("fi", "sv", "el", "et")
 GLOSSARY_FILE = "glossary.toml"
@@ -109,12 +108,7 @@ def load_glossary(path: str | Path | None = None) -> list[Concept]:
             key, a missing ``en``, or a form whose term the concept lacks.
     """
     path = Path(path) if path else DEFAULT_CORPUS / GLOSSARY_FILE
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise GlossaryError(f"{path}: glossary not found") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise GlossaryError(f"{path}: malformed glossary: {exc}") from exc
+    data = read_toml(path, "glossary", GlossaryError)
     entries = data.get("concept")
     if not isinstance(entries, list) or not entries:
         raise GlossaryError(f"{path}: no [[concept]] entries")

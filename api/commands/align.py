@@ -19,8 +19,7 @@ def _signals(evidence: dict) -> str:
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the ``lawgraph`` group."""
-    from api.cli import DB_OPTION, open_db
-    from api.lookup import LookupError_, resolve_id
+    from api.cli import DB_OPTION, open_db, resolve_or_fail
     from ingest import store
     from ingest.align import aligned, alignments
 
@@ -31,10 +30,7 @@ def register(group: click.Group) -> None:
     def aligned_cmd(db: Path | None, node_id: str, as_json: bool) -> None:
         """The equivalents of a provision in the other books, best first."""
         con = open_db(db)
-        try:
-            nid = resolve_id(con, node_id)
-        except LookupError_ as exc:
-            raise click.ClickException(str(exc)) from exc
+        nid = resolve_or_fail(con, node_id)
         rows = aligned(con, nid)
         if as_json:
             click.echo(json.dumps({"id": nid, "results": rows}, ensure_ascii=False, indent=1))

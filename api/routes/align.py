@@ -16,7 +16,7 @@ from ingest import store
 from ingest.align import aligned, alignments
 
 from ..deps import Con
-from ..lookup import LookupError_, resolve_id
+from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])
@@ -64,10 +64,7 @@ class AlignmentList(BaseModel):
 @router.get("/api/nodes/{node_id:path}/aligned", response_model=AlignedList, responses=ERRORS)
 def node_aligned(node_id: str, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
-    try:
-        nid = resolve_id(con, node_id)
-    except LookupError_ as exc:
-        raise HTTPException(404, str(exc)) from exc
+    nid = node_id_or_404(con, node_id)
     return {"id": nid, "results": aligned(con, nid)}
 
 

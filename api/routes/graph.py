@@ -11,19 +11,12 @@ from graph.export import export_bytes, export_json
 from graph.query import GraphQueryError, cites, diff, ego, path, rank
 
 from ..deps import Con
-from ..lookup import LookupError_, resolve_id
+from ..lookup import node_id_or_404
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
 router = APIRouter(tags=["graph"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 Depth = Annotated[int, Query(ge=1, le=10, description="hops to follow")]
-
-
-def _id(con, text: str) -> str:
-    try:
-        return resolve_id(con, text)
-    except LookupError_ as exc:
-        raise HTTPException(404, str(exc)) from exc
 
 
 def _query(fn, *args, **kwargs):
@@ -37,7 +30,7 @@ def _query(fn, *args, **kwargs):
 @router.get("/api/nodes/{node_id:path}/citations", response_model=CitationList, responses=ERRORS)
 def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions this one cites (its sub-provisions' citations included)."""
-    nid = _id(con, node_id)
+    nid = node_id_or_404(con, node_id)
     hits = _query(cites, request.app.state.graph, nid, depth=depth)
     return {"id": nid, "depth": depth, "reverse": False, "results": hits}
 
@@ -45,7 +38,7 @@ def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -
 @router.get("/api/nodes/{node_id:path}/cited-by", response_model=CitationList, responses=ERRORS)
 def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions that cite this one (or one of its sub-provisions)."""
-    nid = _id(con, node_id)
+    nid = node_id_or_404(con, node_id)
     hits = _query(cites, request.app.state.graph, nid, depth=depth, reverse=True)
     return {"id": nid, "depth": depth, "reverse": True, "results": hits}
 
@@ -55,7 +48,7 @@ def node_ego(
     node_id: str, request: Request, con: Con, radius: Annotated[int, Query(ge=1, le=3)] = 1
 ) -> dict:
     """The citation neighbourhood of a provision, both directions, as nodes and edges."""
-    return _query(ego, request.app.state.graph, _id(con, node_id), radius=radius)
+    return _query(ego, request.app.state.graph, node_id_or_404(con, node_id), radius=radius)
 
 
 @router.get("/api/graph/path", response_model=GraphPath, responses=ERRORS)
@@ -64,7 +57,7 @@ def graph_path(
     a: Annotated[str, Query(max_length=200)], b: Annotated[str, Query(max_length=200)],
 ) -> dict:  # fmt: skip
     """Shortest citation path from provision ``a`` to provision ``b``."""
-    ia, ib = _id(con, a), _id(con, b)
+    ia, ib = node_id_or_404(con, a), node_id_or_404(con, b)
     return {"a": ia, "b": ib, "path": _query(path, request.app.state.graph, ia, ib)}
 
 

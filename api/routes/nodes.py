@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from ingest import store
 
 from ..deps import Con
-from ..lookup import LookupError_, resolve_id
+from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse, NodeDetail
 
 router = APIRouter(prefix="/api/nodes", tags=["nodes"])
@@ -17,10 +17,7 @@ router = APIRouter(prefix="/api/nodes", tags=["nodes"])
 
 def node_detail(con: sqlite3.Connection, text: str) -> dict:
     """Return a node with children and breadcrumbs, or raise a 404."""
-    try:
-        nid = resolve_id(con, text)
-    except LookupError_ as exc:
-        raise HTTPException(404, str(exc)) from exc
+    nid = node_id_or_404(con, text)
     node = store.node(con, nid)
     crumbs = []
     parent = node.parent
