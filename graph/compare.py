@@ -74,15 +74,28 @@ def _descendants(con: sqlite3.Connection, node_id: str) -> list[tuple[sqlite3.Ro
     return out
 
 
+def _year(edition: str) -> int:
+    digits = "".join(ch for ch in edition[:4] if ch.isdigit())
+    return int(digits.ljust(4, "0")) if digits else 0
+
+
 def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
-    """Each document's version of the provision (or None with a reason)."""
+    """Each document's version of the provision (or None with a reason).
+
+    The reference is the provision with this label in the newest edition that has it:
+    the label a director types is read as today's numbering. Another document shows its
+    own provision of that label unless the content alignment contradicts it; then it shows
+    the reference's equivalent, with ``via`` saying why.
+    """
+    editions = {d["id"]: d["edition"] for d in store.documents(con)}
     direct = {}
     for d in docs:
         row = _node(con, f"{d}/{label}")
         if row is not None and row["kind"] in PROVISION_KINDS:
             direct[d] = row
     with_text = {d: r for d, r in direct.items() if _has_text(con, r)}
-    ref = next((r["id"] for r in with_text.values()), None)
+    newest = sorted(with_text.values(), key=lambda r: -_year(editions.get(r["doc"], "")))
+    ref = newest[0]["id"] if newest else None
     if ref is None:
         for d in (x["id"] for x in store.documents(con)):
             row = _node(con, f"{d}/{label}")
@@ -116,13 +129,14 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
     return versions, ref
 
 
-def _line_up(con, versions: dict[str, dict]) -> list[dict]:
+def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> list[dict]:
     """The versions' sub-provisions lined up: one row per corresponding sub-provision.
 
     Rows are groups of at most one sub-provision per document. Groups are joined along
     the non-flagged alignments, best score first; a sub-provision the alignment leaves
     alone joins the group with the same label suffix, unless an alignment says the two
-    are not equivalent. Rows follow document order, the first document leading.
+    are not equivalent. Rows follow the order of ``lead_doc`` (the reference version),
+    then of the other documents, and are keyed by the lead's labels where it has them.
     """
     align = _align()
     members: dict[str, tuple[sqlite3.Row, int, str | None]] = {}
@@ -171,7 +185,8 @@ def _line_up(con, versions: dict[str, dict]) -> list[dict]:
                     join(a, b)
     rows: list[dict] = []
     placed: dict[int, int] = {}  # id(group) -> row index
-    for doc, ids in per_doc.items():
+    lead = [d for d in per_doc if lead_doc == d]
+    for doc, ids in [(d, per_doc[d]) for d in lead + [d for d in per_doc if d not in lead]]:
         prev = None
         for nid in ids:
             g = group[nid]
@@ -184,6 +199,8 @@ def _line_up(con, versions: dict[str, dict]) -> list[dict]:
             rows[placed[id(g)]]["cells"][doc] = _cell(members[nid][0])
             prev = placed[id(g)]
     for row in rows:
+        if lead_doc in row["cells"]:
+            row["key"] = row["cells"][lead_doc]["label"]
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
     return rows
@@ -260,11 +277,11 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
         bad = [d for d in docs if d not in known]
         if bad:
             raise CompareError(f"unknown document {bad[0]!r} (known: {', '.join(known)})")
-    versions, _ = _versions(con, canon, list(docs) if docs else known, bool(docs))
+    versions, ref = _versions(con, canon, list(docs) if docs else known, bool(docs))
     if not any(v.get("id") for v in versions.values()):
         where = f"any of {', '.join(docs)}" if docs else "any document"
         raise ProvisionNotFound(f"no provision {canon} in {where}")
-    rows = _line_up(con, versions)
+    rows = _line_up(con, versions, ref.split("/", 1)[0] if ref else None)
     for row in rows:
         row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
     version_ids = [v["id"] for v in versions.values() if v.get("id")]

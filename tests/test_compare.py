@@ -46,9 +46,11 @@ def test_law_16_sections_line_up_in_four_documents(con):
     assert row_of("sv-2007", "16B1(a)") == {"fi-1997": None, "el-2017": "16B1(a)",
                                             "fi-2007": "16B1(a)", "sv-2007": "16B1(a)"}  # fmt: skip
     assert row_of("el-2017", "16D1")["sv-2007"] == "16C1" == row_of("el-2017", "16D1")["fi-2007"]
-    # rows follow document order: the new 16A leads, then the old 16A (now 16B)
-    keys = [row["cells"]["sv-2007"]["label"] for row in r["rows"] if row["cells"]["sv-2007"]]
+    # the newest edition leads: rows follow el-2017 and carry its labels
+    keys = [row["key"] for row in r["rows"]]
     assert keys.index("16A") < keys.index("16B") < keys.index("16C") < keys.index("16D")
+    assert all(row["key"] == row["cells"]["el-2017"]["label"] for row in r["rows"]
+               if row["cells"]["el-2017"])  # fmt: skip
     assert [row["depth"] for row in r["rows"][:3]] == [1, 2, 3]
 
 
@@ -63,6 +65,15 @@ def test_12C1_rows_and_divergences_fi_vs_sv(con):
     assert structure["evidence"]["fi-2007"] == ["12C1(e)"]
     assert "length-ratio" in {d["type"] for d in by_fi["12C1(c)"]["divergences"]}
     assert r["scores"][0]["a"] == "fi-2007/12C1" and r["scores"][0]["score"] > 0
+
+
+def test_a_label_is_read_in_the_newest_numbering(con):
+    # 1997 swapped: its 12C1 is the artificial score (12C2 since 2007), its 12C2 the
+    # assigned score that 2007 and 2017 number 12C1
+    r = compare(con, "12C1", ["fi-1997", "el-2017", "sv-2007"])
+    assert r["versions"]["el-2017"]["label"] == r["versions"]["sv-2007"]["label"] == "12C1"
+    assert r["versions"]["fi-1997"]["label"] == "12C2"
+    assert r["versions"]["fi-1997"]["via"]["from"] == "el-2017/12C1"
 
 
 def test_greek_label_and_alignment_via(con):
