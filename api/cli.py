@@ -118,9 +118,12 @@ def export(db: Path | None, fmt: str, output: Path) -> None:
     if fmt == "json":
         data = export_json(con, g)
         output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        counts = f"{len(data['documents'])} documents, {len(data['nodes'])} nodes, " \
+                 f"{len(data['edges'])} edges"  # fmt: skip
     else:
         output.write_bytes(export_bytes(con, fmt, g))
-    click.echo(f"wrote {output}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
+        counts = f"{g.number_of_nodes()} graph nodes, {g.number_of_edges()} edges"
+    click.echo(f"wrote {output}: {counts}")
 
 
 def _node_dict(n) -> dict:
@@ -173,6 +176,10 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
                 "supplement": bool(n.attrs.get("supplement"))} for n in rows]  # fmt: skip
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
+    if not rows:
+        kinds = store.document(con, doc)["stats"].get("kinds", {})
+        what = ", ".join(f"{v} {k}s" for k, v in kinds.items()) or "nothing"
+        click.echo(f"{doc} has no numbered laws (it has {what}); try `lawgraph show`.")
     for n in rows:
         flags = "" if n.attrs.get("has_text", True) else "  (no text in this book)"
         if n.attrs.get("supplement"):

@@ -58,6 +58,9 @@ def test_cli_laws_and_export(ingested, tmp_path):
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text("utf-8"))
     assert set(data) == {"documents", "nodes", "edges"}
+    assert f"{len(data['nodes'])} nodes, {len(data['edges'])} edges" in r.output
+    r = run("laws", "et-1930s", db=db)
+    assert r.exit_code == 0 and "no numbered laws (it has 149 topics)" in r.output
     assert {"id", "doc", "label", "kind", "law", "title", "text", "parent"} <= set(data["nodes"][0])
     ids = {n["id"] for n in data["nodes"]}
     assert all(e["source"] in ids and e["target"] in ids for e in data["edges"])

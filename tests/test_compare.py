@@ -120,7 +120,8 @@ def test_api_compare_and_divergences(client):
     assert "attachment" in r.headers["content-disposition"]
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert rows and {x["type"] for x in rows} == {"structure"}
-    for params in ({"a": "xx"}, {"type": "nope"}, {"severity": "huge"}, {"format": "xml"}):
+    same = {"a": "sv-2007", "b": "sv-2007"}
+    for params in ({"a": "xx"}, {"type": "nope"}, {"severity": "huge"}, {"format": "xml"}, same):
         r = client.get("/api/divergences", params=params)
         assert r.status_code == 400, params
 
@@ -145,6 +146,7 @@ def test_cli_compare_and_divergences(ingested):
     assert json.loads(r.output)["report"]["only_in"]["sv-2007"]
     for args in (("compare", "zz"), ("compare", "16", "--docs", "q-1"),
                  ("divergences", "fi-2007", "q-1"), ("divergences", "fi-2007", "sv-2007",
-                                                     "--type", "nope")):  # fmt: skip
+                                                     "--type", "nope"),
+                 ("divergences", "sv-2007", "sv-2007")):  # fmt: skip
         r = run(*args, db=db)
         assert r.exit_code != 0 and "Traceback" not in r.output and "Error:" in r.output

@@ -47,10 +47,16 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
         ids,
     ):
         cites[c["source"]][c["field"]].append(dict(c))
+    listed = [f"{r['doc']}/{t}" for r in rows for t in r["attrs"].get("targets", [])]
+    known = {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})",
+                                       listed)} if listed else set()  # fmt: skip
     by_id = {}
     footnotes = []
     for r in rows:
         r["cites"] = cites[r["id"]]
+        # an index entry may name a label its book lacks: shown, but not as a dead link
+        r["targets"] = [(t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
+                        for t in r["attrs"].get("targets", [])]  # fmt: skip
         r["children"] = []
         by_id[r["id"]] = r
         if r["kind"] == "footnote" and r["depth"] > 0:

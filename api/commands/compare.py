@@ -107,6 +107,8 @@ def register(group: click.Group) -> None:
         for d in (doc_a, doc_b):
             if d not in known:
                 raise click.ClickException(f"unknown document {d!r} (known: {', '.join(known)})")
+        if doc_a == doc_b:
+            raise click.ClickException("divergences compare two different documents")
         try:
             rows = divergences(con, doc_a, doc_b, type=type_, severity=severity, limit=limit)
         except DivergenceError as exc:

@@ -109,6 +109,8 @@ def divergences_route(
     for d in (a, b):
         if d and d not in known:
             raise HTTPException(400, f"unknown document {d!r} (known: {', '.join(known)})")
+    if a and a == b:
+        raise HTTPException(400, "divergences compare two different documents")
     try:
         rows = divergences(con, a, b, type=type, severity=severity)
     except DivergenceError as exc:

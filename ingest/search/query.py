@@ -289,8 +289,12 @@ def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: di
             "score": round(score, 3),
         }  # fmt: skip
         if r[3] == "index_term":
-            targets = json.loads(r[7]).get("targets") or []
-            hit["targets"] = [f"{r[1]}/{t}" for t in targets]
+            targets = [f"{r[1]}/{t}" for t in json.loads(r[7]).get("targets") or []]
+            hit["targets"] = [
+                t
+                for t in targets  # labels the book's own index gets wrong drop
+                if con.execute("SELECT 1 FROM nodes WHERE id = ?", (t,)).fetchone()
+            ]
         if via:
             hit["via"] = via[0]
         out.append(hit)
