@@ -304,7 +304,10 @@ def check_length_ratio(a: Side, b: Side, calibration: dict | None = None) -> lis
     evidence = {"chars": {a.doc: len(a.text), b.doc: len(b.text)}, "language_pair": key,
                 "ratio": round(len(b.text) / len(a.text), 3),
                 "normal_ratio": round(normal, 3), "z": round(z, 2)}  # fmt: skip
-    msg = f"{longer} is unusually long for {key} (robust z {z:+.1f})"
+    msg = (
+        f"{longer} is unusually long for {key}: {b.doc}/{a.doc} length ratio "
+        f"{evidence['ratio']} where {evidence['normal_ratio']} is usual (robust z {z:+.1f})"
+    )
     return [finding("length-ratio", severity, evidence, msg)]
 
 
