@@ -30,6 +30,7 @@ import sqlite3
 import time
 import unicodedata
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -381,8 +382,8 @@ def _stats(glossary: list[Concept], term_rows: list[tuple], hits: list[tuple], s
 # --------------------------------------------------------------------------- readers
 
 
-def concepts(con: sqlite3.Connection) -> list[dict]:
-    """Every concept in glossary order, with hit counts.
+def concepts(con: sqlite3.Connection, ids: Collection[str] | None = None) -> list[dict]:
+    """Every concept (or those of ``ids``) in glossary order, with hit counts.
 
     Returns:
         ``[{"id", "en", "terms": {lang: [term, ...]}, "laws": [int, ...], "note",
@@ -390,13 +391,20 @@ def concepts(con: sqlite3.Connection) -> list[dict]:
     """
     if not store.has_table(con, "concepts"):
         return []
+    only, args = "", list(ids or ())
+    if ids is not None:
+        only = f"WHERE {{}} IN ({','.join('?' * len(args))})"
     counts: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for row in con.execute(
-        "SELECT concept, lang, term, count(*) FROM concept_hits GROUP BY concept, lang, term"
+        f"SELECT concept, lang, term, count(*) FROM concept_hits {only.format('concept')} "
+        "GROUP BY concept, lang, term",
+        args,
     ):
         counts[row[0]][row[1]][row[2]] = row[3]
     out = []
-    for row in con.execute("SELECT id, en, terms, laws, note FROM concepts ORDER BY rowid"):
+    for row in con.execute(
+        f"SELECT id, en, terms, laws, note FROM concepts {only.format('id')} ORDER BY rowid", args
+    ):
         terms = json.loads(row[2])
         hits = {lang: {t: counts[row[0]][lang].get(t, 0) for t in ts} for lang, ts in terms.items()}
         out.append({"id": row[0], "en": row[1], "terms": terms, "laws": json.loads(row[3]),
@@ -411,7 +419,7 @@ def concept_detail(con: sqlite3.Connection, concept_id: str) -> dict | None:
         The :func:`concepts` entry plus ``"occurrences": {doc: [node id, ...]}`` (in
         document and book order) and ``"term_nodes": {lang: {term: {doc: [node id]}}}``.
     """
-    found = [c for c in concepts(con) if c["id"] == concept_id]
+    found = concepts(con, [concept_id])
     if not found:
         return None
     detail = found[0]
@@ -509,7 +517,7 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
                 (stems, lang_),
             ):
                 add(concept, lang_, term, "stem", 2)
-    by_id = {c["id"]: c for c in concepts(con)}
+    by_id = {c["id"]: c for c in concepts(con, matched)}
     order = sorted(matched, key=lambda c: (rank[c], list(by_id).index(c)))
     return [{**by_id[c], "matched": matched[c]} for c in order if c in by_id]
 

@@ -286,3 +286,21 @@ def citations(
         sql += " AND target = ?"
         args.append(target)
     return [_citation(r) for r in con.execute(sql + " ORDER BY rowid", args)]
+
+
+def doc_pair_clause(doc_a: str | None, doc_b: str | None, table: str = "") -> tuple[str, list]:
+    """An SQL condition on ``doc_a``/``doc_b`` columns for rows of a document pair.
+
+    Both documents: the pair in either order; one: rows involving it; none: every row.
+    ``table`` qualifies the columns (``"d"`` gives ``d.doc_a``).
+
+    Returns:
+        ``(condition, args)``; the condition is ``1=1`` when no document is given.
+    """
+    a, b = (f"{table}.doc_a", f"{table}.doc_b") if table else ("doc_a", "doc_b")
+    docs = [d for d in (doc_a, doc_b) if d]
+    if len(docs) == 2:
+        return f"(({a} = ? AND {b} = ?) OR ({a} = ? AND {b} = ?))", [*docs, *docs[::-1]]
+    if docs:
+        return f"({a} = ? OR {b} = ?)", docs * 2
+    return "1=1", []

@@ -423,15 +423,9 @@ def divergences(
         return []
     sql = ("SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
            "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
-           "WHERE 1=1")  # fmt: skip
-    args: list = []
-    docs = [x for x in (doc_a, doc_b) if x]
-    if len(docs) == 2:
-        sql += " AND ((d.doc_a = ? AND d.doc_b = ?) OR (d.doc_a = ? AND d.doc_b = ?))"
-        args += [docs[0], docs[1], docs[1], docs[0]]
-    elif docs:
-        sql += " AND (d.doc_a = ? OR d.doc_b = ?)"
-        args += [docs[0], docs[0]]
+           "WHERE ")  # fmt: skip
+    pair, args = store.doc_pair_clause(doc_a, doc_b, "d")
+    sql += pair
     if type:
         sql += " AND d.type = ?"
         args.append(type)
@@ -481,8 +475,7 @@ def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) 
                  "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
     if not store.has_table(con, "divergences"):
         return out
-    pair = "((doc_a = ? AND doc_b = ?) OR (doc_a = ? AND doc_b = ?))"
-    args = (doc_a, doc_b, doc_b, doc_a)
+    pair, args = store.doc_pair_clause(doc_a, doc_b)
     for col, key in (("type", "by_type"), ("severity", "by_severity")):
         rows = con.execute(f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}",
                            args)  # fmt: skip

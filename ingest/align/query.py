@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ..store import has_table
+from ..store import doc_pair_clause, has_table
 
 
 def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
@@ -51,13 +51,8 @@ def alignments(
     flagged or not; in document pair order, best score first."""
     if not has_table(con, "alignments"):
         return []
-    sql, args = "SELECT * FROM alignments WHERE 1=1", []
-    if doc_a and doc_b:
-        sql += " AND ((doc_a = ? AND doc_b = ?) OR (doc_a = ? AND doc_b = ?))"
-        args += [doc_a, doc_b, doc_b, doc_a]
-    elif doc_a or doc_b:
-        sql += " AND (doc_a = ? OR doc_b = ?)"
-        args += [doc_a or doc_b] * 2
+    pair, args = doc_pair_clause(doc_a, doc_b)
+    sql = f"SELECT * FROM alignments WHERE {pair}"
     if method:
         sql += " AND method = ?"
         args.append(method)
