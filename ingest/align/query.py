@@ -9,8 +9,8 @@ from ..store import doc_pair_clause, has_table
 
 
 def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
-    d = {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "relation", "method", "score",
-                           "flagged")}  # fmt: skip
+    d = {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "editions", "relation", "method",
+                           "score", "flagged")}  # fmt: skip
     d["flagged"] = bool(d["flagged"])
     d["evidence"] = json.loads(r["evidence"])
     if node_id is not None:
@@ -66,10 +66,16 @@ def alignments(
     return [_row(r) for r in con.execute(sql, args)]
 
 
+EQUIVALENT = ("same", "renumbered", "moved")
+"""Relations shown as "the equivalent"; ``split``/``merged`` rows are parts of one,
+``partial`` a rewritten counterpart, ``none``/``not-equivalent`` rows are not equivalents."""
+
+
 def equivalent(con: sqlite3.Connection, node_id: str, doc: str) -> str | None:
-    """The best non-flagged counterpart of ``node_id`` in ``doc``, or None."""
+    """The equivalent of ``node_id`` in ``doc`` (same, renumbered or moved), or None when
+    there is no reliable one."""
     for d in aligned(con, node_id):
-        if d["doc"] == doc and not d["flagged"] and d["relation"] != "topic":
+        if d["doc"] == doc and not d["flagged"] and d["relation"] in EQUIVALENT:
             return d["id"]
     return None
 

@@ -20,8 +20,8 @@ import sqlite3
 from collections import Counter
 
 from ..store import has_table
-from .content import Row
 from .label import Corpus
+from .match import Row
 
 TARGET_DOC = "el-2017"
 """The WBF book whose law nodes topic rows point at."""
@@ -77,7 +77,7 @@ def topic_rows(con: sqlite3.Connection, corpus: Corpus) -> dict[str, list[Row]]:
         scored.sort(key=lambda x: (-x[0], int(x[1])))
         for rank, (score, _law, node, evidence) in enumerate(scored[:TOP], start=1):
             evidence["rank"] = rank
-            rows.append(Row(topic_id, node, "topic", round(score, 4), 0, evidence))
+            rows.append(Row(topic_id, node, "topic", round(score, 4), 0, evidence, "topic"))
     return {target: rows} if rows else {}
 
 

@@ -1,0 +1,126 @@
+"""Evidence in words: why two provisions are (or are not) taken as equivalent.
+
+Every alignment row carries an evidence dict a person can check against the books:
+the terms that matched with their translations and probabilities, the numbers and
+cited laws both provisions state, the length ratio against the books' usual ratio,
+and one sentence (``why``) that says what was decided and on what grounds.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .label import Corpus
+from .lexicon import Bags, Lexicon
+from .score import PairSpace
+
+TERMS = 8
+"""Matched term pairs kept per row."""
+MIN_TERM_P = 0.1
+RARE = 40
+"""Only the rarest words of a provision are looked at (the telling ones)."""
+MIN_IDF = 2.5
+"""Words found in more than about one provision in eleven are not shown as evidence."""
+
+
+def matched_terms(
+    corpus: Corpus, bags: Bags, lex: Lexicon, idf: dict[str, dict[str, float]], a: str, b: str
+) -> list[list]:
+    """The most telling term pairs of two provisions: ``[word_a, word_b, probability]``.
+
+    A term of ``a`` is matched to the term of ``b`` it most probably translates to (in
+    either direction of the lexicon); rare words (high IDF) come first.
+    """
+    lang_a, lang_b = (
+        corpus.docs[corpus.provs[a].doc].language,
+        corpus.docs[corpus.provs[b].doc].language,
+    )
+    flip = lex.lang_a != lang_a
+    vocab_a, vocab_b = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
+    t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
+    t_ba_cols = lex.columns(t_ba)
+    weights = idf.get(lang_a, {})
+    words_a = {w for d in corpus.descendants(a) for w in bags.tokens.get(d, ())}
+    words_a = set(sorted(words_a, key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
+    words_b = {w for d in corpus.descendants(b) for w in bags.tokens.get(d, ())}
+    ids_b = {vocab_b[w]: w for w in words_b if w in vocab_b}
+    scored = []
+    for wa in words_a:
+        i = vocab_a.get(wa)
+        if i is None:
+            continue
+        best = (0.0, "")
+        row = slice(t_ab.indptr[i], t_ab.indptr[i + 1])
+        for j, p in zip(t_ab.indices[row], t_ab.data[row], strict=True):
+            if j in ids_b and p > best[0]:
+                best = (float(p), ids_b[j])
+        col = slice(t_ba_cols.indptr[i], t_ba_cols.indptr[i + 1])
+        for j, p in zip(t_ba_cols.indices[col], t_ba_cols.data[col], strict=True):
+            if j in ids_b and p > best[0]:
+                best = (float(p), ids_b[j])
+        if lang_a == lang_b and wa in words_b and best[0] < 1.0:
+            best = (1.0, wa)
+        if best[0] >= MIN_TERM_P and len(wa) > 2 and weights.get(wa, 0.0) >= MIN_IDF:
+            scored.append((idf.get(lang_a, {}).get(wa, 1.0) * best[0], wa, best[1], best[0]))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    sa, sb = bags.surface.get(lang_a, {}), bags.surface.get(lang_b, {})
+    return [[sa.get(wa, wa), sb.get(wb, wb), round(p, 2)] for _s, wa, wb, p in scored[:TERMS]]
+
+
+def anchors(space: PairSpace, a: str, b: str) -> dict:
+    """Numbers and cited laws both provisions state, and those only one states."""
+    fa, fb = space.fps.get(a), space.fps.get(b)
+    if fa is None or fb is None:
+        return {}
+    na, nb = set(fa.numbers), set(fb.numbers)
+    ca, cb = set(fa.cites_law), set(fb.cites_law)
+    out: dict = {}
+    if na | nb:
+        out["numbers"] = {
+            "both": sorted(na & nb),
+            "only_a": sorted(na - nb),
+            "only_b": sorted(nb - na),
+        }
+    if ca | cb:
+        key = lambda x: (len(x), x)  # noqa: E731
+        out["cited_laws"] = {"both": sorted(ca & cb, key=key), "only_a": sorted(ca - cb, key=key),
+                             "only_b": sorted(cb - ca, key=key)}  # fmt: skip
+    return out
+
+
+def length_words(space: PairSpace, a: str, b: str) -> str | None:
+    """The pair's length ratio against the usual ratio of the two books."""
+    i, j = space.a.index.get(a), space.b.index.get(b)
+    if i is None or j is None or not space.a.lengths[i]:
+        return None
+    ratio = space.b.lengths[j] / space.a.lengths[i]
+    usual = math.exp(space.log_ratio)
+    return f"length ratio {ratio:.2f} (usual {usual:.2f})"
+
+
+def why(relation: str, p: float, a_label: str, b_label: str, twin: str | None,
+        twin_p: float | None, feats: dict) -> str:  # fmt: skip
+    """One sentence saying what was decided and why."""
+    lex = feats.get("lex", 0.0)
+    if relation == "same":
+        return (f"Same label, and the wording agrees (lexical similarity {lex:.2f}): "
+                f"{p:.0%} likely to be equivalent.")  # fmt: skip
+    if relation in ("renumbered", "moved"):
+        where = "in the same law" if relation == "renumbered" else "in another law"
+        base = (f"The wording of {b_label} ({where}) matches {a_label} (lexical similarity "
+                f"{lex:.2f}, {p:.0%} likely)")  # fmt: skip
+        if twin:
+            return (
+                base + f"; the provision labelled {a_label} there matches only {twin_p or 0:.0%}."
+            )
+        return base + f"; there is no provision labelled {a_label} there."
+    if relation == "partial":
+        return (f"Same label and the same subject, but the wording differs too much to call "
+                f"it equivalent ({p:.0%}): the rule was rewritten.")  # fmt: skip
+    if relation == "not-equivalent":
+        return (f"Same label, but the wording does not match (lexical similarity {lex:.2f}, "
+                f"{p:.0%} likely to be equivalent).")  # fmt: skip
+    if relation in ("split", "merged"):
+        return "The content of one provision is spread over several provisions of the other book."
+    return (f"No reliable equivalent: the closest provision matches only {p:.0%} "
+            f"(lexical similarity {lex:.2f}).")  # fmt: skip

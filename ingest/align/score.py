@@ -1,0 +1,242 @@
+"""Content scores that read the words: lexical translation similarity, length, anchors.
+
+For one pair of documents every provision's subtree (its own text and its
+sub-provisions') becomes a TF-IDF vector of lemmas; a vector of ``doc_a`` is carried
+into ``doc_b``'s language through the learned lexicon (:mod:`.lexicon`) and compared
+with ``doc_b``'s vectors by cosine, and the same the other way round (the dictionary
+score of hunalign, on weighted bags). Two documents in one language also compare
+their vectors directly. :class:`PairSpace` holds the two similarity matrices, so any
+provision can be compared with any other of the other book (a provision that moved
+to another law is found that way).
+
+:func:`features` turns one candidate pair into the named signals the calibrated
+model (:mod:`.calibration`) reads: lexical similarity both ways, a Gale-Church style
+length agreement, numbers and cited laws as anchors, and the label prior.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from .evidence import Fingerprint, law_of
+from .label import Corpus
+from .lexicon import Bags, Lexicon
+
+TOP = 10
+"""Best matches precomputed per provision (enough for every caller's ``k``)."""
+MIN_P = 0.05
+"""Translation probabilities below this are ignored when carrying a vector across."""
+
+
+@dataclass
+class DocSpace:
+    """Subtree TF-IDF vectors of one document's provisions."""
+
+    doc: str
+    ids: list[str]
+    index: dict[str, int]
+    vectors: sparse.csr_matrix
+    """Rows: provisions (L2-normalised), columns: the lexicon vocabulary of the language."""
+    lengths: np.ndarray
+    """Characters of each provision's subtree text."""
+
+
+def doc_space(
+    corpus: Corpus, bags: Bags, doc: str, vocab: dict[str, int], idf: dict[str, float]
+) -> DocSpace:
+    """Vectors of every provision with text of ``doc`` over ``vocab``."""
+    ids = [nid for nid in corpus.by_label[doc].values() if corpus.provs[nid].has_text]
+    index = {nid: i for i, nid in enumerate(ids)}
+    weight = np.ones(len(vocab))
+    for w, j in vocab.items():
+        weight[j] = idf.get(w, 1.0)
+    rows, cols, vals = [], [], []
+    lengths = np.zeros(len(ids))
+    for i, nid in enumerate(ids):
+        counts: dict[int, int] = {}
+        for d in corpus.descendants(nid):
+            for w in bags.tokens.get(d, ()):
+                j = vocab.get(w)
+                if j is not None:
+                    counts[j] = counts.get(j, 0) + 1
+        lengths[i] = len(corpus.subtree_text(nid))
+        for j, c in counts.items():
+            rows.append(i)
+            cols.append(j)
+            vals.append((1 + math.log(c)) * weight[j])
+    m = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ids), len(vocab)))
+    return DocSpace(doc, ids, index, _normalise(m), lengths)
+
+
+def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(sparse.diags(1 / norms) @ m)
+
+
+def _carry(lex_matrix: sparse.csr_matrix) -> sparse.csr_matrix:
+    """The translation matrix without NULL and without improbable translations."""
+    m = lex_matrix.tocsr(copy=True)
+    m.data[m.data < MIN_P] = 0
+    m.eliminate_zeros()
+    m = m.tolil()
+    m[0, :] = 0
+    m[:, 0] = 0
+    return m.tocsr()
+
+
+@dataclass
+class PairSpace:
+    """Lexical similarity of every provision of ``doc_a`` with every one of ``doc_b``."""
+
+    a: DocSpace
+    b: DocSpace
+    ab: np.ndarray
+    """cos(vector of a carried into b's language, vector of b), shape (|a|, |b|)."""
+    ba: np.ndarray
+    """cos(vector of b carried into a's language, vector of a), shape (|a|, |b|)."""
+    log_ratio: float
+    """Median log length ratio (b over a) of same-label pairs: the books' usual ratio."""
+    log_spread: float
+    """Median absolute deviation of that log ratio."""
+    fps: dict[str, Fingerprint] = field(default_factory=dict)
+    _top: np.ndarray | None = None
+    _top_rev: np.ndarray | None = None
+
+    def _ranked(self, reverse: bool) -> np.ndarray:
+        """Column (row) indices of the :data:`TOP` best matches of every row (column)."""
+        both = self.ab + self.ba
+        m = both.T if reverse else both
+        k = min(TOP, m.shape[1])
+        if k == 0:
+            return np.zeros((m.shape[0], 0), dtype=np.int64)
+        part = np.argpartition(-m, k - 1, axis=1)[:, :k]
+        vals = np.take_along_axis(m, part, axis=1)
+        order = np.lexsort((part, -vals), axis=1)
+        return np.take_along_axis(part, order, axis=1)
+
+    def lexical(self, a: str, b: str) -> tuple[float, float]:
+        """(a->b, b->a) similarity of two provisions; (0, 0) if either has no text."""
+        i, j = self.a.index.get(a), self.b.index.get(b)
+        if i is None or j is None:
+            return 0.0, 0.0
+        return float(self.ab[i, j]), float(self.ba[i, j])
+
+    def top(self, a: str, k: int) -> list[str]:
+        """The ``k`` provisions of ``doc_b`` most similar to ``a``."""
+        i = self.a.index.get(a)
+        if i is None:
+            return []
+        if self._top is None:
+            self._top = self._ranked(False)
+        return [self.b.ids[j] for j in self._top[i][:k] if self.ab[i, j] + self.ba[i, j] > 0]
+
+    def top_rev(self, b: str, k: int) -> list[str]:
+        """The ``k`` provisions of ``doc_a`` most similar to ``b``."""
+        j = self.b.index.get(b)
+        if j is None:
+            return []
+        if self._top_rev is None:
+            self._top_rev = self._ranked(True)
+        return [self.a.ids[i] for i in self._top_rev[j][:k] if self.ab[i, j] + self.ba[i, j] > 0]
+
+    def length_z(self, a: str, b: str) -> float:
+        """How unusual the length ratio of the pair is (robust z-score, Gale-Church idea)."""
+        i, j = self.a.index.get(a), self.b.index.get(b)
+        if i is None or j is None:
+            return 0.0
+        la, lb = self.a.lengths[i], self.b.lengths[j]
+        if la <= 0 or lb <= 0:
+            return 10.0
+        return abs(math.log(lb / la) - self.log_ratio) / max(self.log_spread, 0.05)
+
+
+def pair_space(
+    corpus: Corpus,
+    bags: Bags,
+    lex: Lexicon,
+    idf: dict[str, dict[str, float]],
+    doc_a: str,
+    doc_b: str,
+    fps: dict[str, Fingerprint],
+) -> PairSpace:
+    """Build the similarity matrices of one pair of documents."""
+    lang_a, lang_b = corpus.docs[doc_a].language, corpus.docs[doc_b].language
+    flip = lex.lang_a != lang_a
+    vocab_a, vocab_b = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
+    t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
+    sa = doc_space(corpus, bags, doc_a, vocab_a, idf.get(lang_a, {}))
+    sb = doc_space(corpus, bags, doc_b, vocab_b, idf.get(lang_b, {}))
+    ab = _cosines(sa.vectors @ _carry(t_ab), sb.vectors)
+    ba = _cosines(sb.vectors @ _carry(t_ba), sa.vectors).T
+    if lang_a == lang_b:
+        every: dict[str, int] = {}
+        for d in (doc_a, doc_b):
+            for nid in corpus.by_label[d].values():
+                for w in bags.tokens.get(nid, ()):
+                    every.setdefault(w, len(every))
+        da = doc_space(corpus, bags, doc_a, every, idf.get(lang_a, {}))
+        db = doc_space(corpus, bags, doc_b, every, idf.get(lang_b, {}))
+        direct = (da.vectors @ db.vectors.T).toarray()
+        ab, ba = np.maximum(ab, direct), np.maximum(ba, direct)
+    ratios = []
+    for label, a in corpus.by_label[doc_a].items():
+        b = corpus.by_label[doc_b].get(label)
+        if b in sb.index and a in sa.index:
+            la, lb = sa.lengths[sa.index[a]], sb.lengths[sb.index[b]]
+            if la > 0 and lb > 0:
+                ratios.append(math.log(lb / la))
+    med = float(np.median(ratios)) if ratios else 0.0
+    mad = float(np.median(np.abs(np.array(ratios) - med))) if ratios else 0.2
+    return PairSpace(sa, sb, ab, ba, med, mad, fps)
+
+
+def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
+    return (_normalise(sparse.csr_matrix(x)) @ y.T).toarray()
+
+
+def _dice(a, b) -> float | None:
+    if not a or not b:
+        return None
+    return 2 * len(set(a) & set(b)) / (len(set(a)) + len(set(b)))
+
+
+FEATURES = ("lex", "lex_min", "same_label", "same_law", "in_parent", "length", "anchors")
+"""The signals of one candidate pair, in the order the calibrated model weighs them."""
+
+
+def features(
+    space: PairSpace, corpus: Corpus, a: str, b: str, parent_match: bool | None
+) -> dict[str, float]:
+    """The named signals of one candidate pair (all in 0..1, except ``length``).
+
+    Args:
+        parent_match: whether ``b`` lies inside the counterpart already found for
+            ``a``'s parent (None: ``a`` is a law, or its parent has no counterpart).
+    """
+    ab, ba = space.lexical(a, b)
+    pa, pb = corpus.provs[a], corpus.provs[b]
+    fa, fb = space.fps.get(a), space.fps.get(b)
+    anchors = []
+    if fa is not None and fb is not None:
+        nums = _dice(fa.numbers, fb.numbers)
+        if nums is not None:
+            anchors.append(nums)
+        laws_a = {x for x in fa.cites_law if x != pa.law}
+        laws_b = {x for x in fb.cites_law if x != pb.law}
+        cites = _dice(laws_a, laws_b)
+        if cites is not None:
+            anchors.append(cites)
+    return {
+        "lex": (ab + ba) / 2,
+        "lex_min": min(ab, ba),
+        "same_label": float(pa.label == pb.label),
+        "same_law": float(law_of(pa.label) == law_of(pb.label)),
+        "in_parent": 0.5 if parent_match is None else float(parent_match),
+        "length": min(space.length_z(a, b), 6.0) / 6.0,
+        "anchors": sum(anchors) / len(anchors) if anchors else 0.5,
+    }

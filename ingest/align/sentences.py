@@ -1,0 +1,134 @@
+"""Sentence alignment inside equivalent provisions (Gale-Church length + lexicon anchors).
+
+Each pair of provisions shown as equivalent has its own text split into sentences
+(:func:`ingest.nlp.sentences`) and aligned by dynamic programming over the moves
+1-1, 1-0, 0-1, 2-1 and 1-2, as hunalign does: the cost of a move is the Gale-Church
+length cost (characters of one side against the other, scaled by the books' usual
+ratio) minus a reward for the words that translate to each other (the learned lexicon,
+:func:`.lexicon.own_similarity`). The rows, one per aligned bead, go to
+``sentence_pairs``; a ``1-0`` or ``0-1`` bead is a sentence with no counterpart.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+
+from .. import nlp
+from .lexicon import Lexicon, own_similarity, tokens
+
+SCHEMA = """
+CREATE TABLE sentence_pairs (
+  a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL, bead TEXT NOT NULL,
+  a_text TEXT NOT NULL, b_text TEXT NOT NULL, score REAL NOT NULL
+);
+CREATE INDEX sentence_pairs_ab ON sentence_pairs(a, b);
+"""
+
+# Gale & Church (1993): prior probabilities of the bead types, and the variance of the
+# length difference per character.
+PRIORS = {(1, 1): 0.89, (1, 0): 0.0099, (0, 1): 0.0099, (2, 1): 0.089, (1, 2): 0.089}
+VARIANCE = 6.8
+LEXICAL_REWARD = 6.0
+"""Cost taken off a bead per unit of lexical similarity of its two sides."""
+
+
+def _length_cost(la: int, lb: int, ratio: float) -> float:
+    if la == 0 and lb == 0:
+        return 0.0
+    mean = (la + lb / ratio) / 2
+    delta = (lb / ratio - la) / math.sqrt(max(mean, 1.0) * VARIANCE)
+    p = 2 * (1 - 0.5 * (1 + math.erf(abs(delta) / math.sqrt(2))))
+    return -math.log(max(p, 1e-12))
+
+
+def align_sentences(
+    sa: list[str], sb: list[str], lang_a: str, lang_b: str, lex: Lexicon, ratio: float = 1.0
+) -> list[tuple[list[int], list[int], float]]:
+    """Beads ``(indices in sa, indices in sb, lexical similarity)`` in order."""
+    flip = lex.lang_a != lang_a
+    ta = [tokens(lang_a, s) for s in sa]
+    tb = [tokens(lang_b, s) for s in sb]
+
+    def sim(i0, i1, j0, j1) -> float:
+        xa = [w for t in ta[i0:i1] for w in t]
+        xb = [w for t in tb[j0:j1] for w in t]
+        if not xa or not xb:
+            return 0.0
+        return own_similarity(lex, xb, xa) if flip else own_similarity(lex, xa, xb)
+
+    m, n = len(sa), len(sb)
+    inf = float("inf")
+    cost = [[inf] * (n + 1) for _ in range(m + 1)]
+    back: list[list[tuple | None]] = [[None] * (n + 1) for _ in range(m + 1)]
+    cost[0][0] = 0.0
+    for i in range(m + 1):
+        for j in range(n + 1):
+            if cost[i][j] == inf:
+                continue
+            for (di, dj), prior in PRIORS.items():
+                i2, j2 = i + di, j + dj
+                if i2 > m or j2 > n:
+                    continue
+                la = sum(len(s) for s in sa[i:i2])
+                lb = sum(len(s) for s in sb[j:j2])
+                s = sim(i, i2, j, j2) if di and dj else 0.0
+                c = cost[i][j] - math.log(prior) + _length_cost(la, lb, ratio)
+                c -= LEXICAL_REWARD * s
+                if c < cost[i2][j2]:
+                    cost[i2][j2] = c
+                    back[i2][j2] = (i, j, s)
+    beads = []
+    i, j = m, n
+    while (i, j) != (0, 0):
+        step = back[i][j]
+        if step is None:
+            break
+        pi, pj, s = step
+        beads.append((list(range(pi, i)), list(range(pj, j)), s))
+        i, j = pi, pj
+    return beads[::-1]
+
+
+def sentence_rows(
+    a: str, b: str, text_a: str, text_b: str, lang_a: str, lang_b: str, lex: Lexicon,
+    ratio: float = 1.0,
+) -> list[tuple]:  # fmt: skip
+    """``sentence_pairs`` rows of one pair of provisions (empty if either has no text)."""
+    sa, sb = nlp.sentences(lang_a, text_a), nlp.sentences(lang_b, text_b)
+    if not sa or not sb:
+        return []
+    rows = []
+    for n, (ia, ib, s) in enumerate(align_sentences(sa, sb, lang_a, lang_b, lex, ratio)):
+        rows.append((a, b, n, f"{len(ia)}-{len(ib)}", " ".join(sa[i] for i in ia),
+                     " ".join(sb[j] for j in ib), round(s, 3)))  # fmt: skip
+    return rows
+
+
+def write_sentences(con: sqlite3.Connection, rows: list[tuple]) -> None:
+    """Create and fill ``sentence_pairs``."""
+    con.executescript(SCHEMA)
+    con.executemany("INSERT INTO sentence_pairs VALUES (?,?,?,?,?,?,?)", rows)
+
+
+def sentence_pairs(con: sqlite3.Connection, a: str, b: str) -> list[dict]:
+    """The aligned sentences of two provisions (either order), in text order."""
+    from ..store import has_table
+
+    if not has_table(con, "sentence_pairs"):
+        return []
+    flip = False
+    rows = con.execute(
+        "SELECT * FROM sentence_pairs WHERE a = ? AND b = ? ORDER BY n", (a, b)
+    ).fetchall()
+    if not rows:
+        flip = True
+        rows = con.execute(
+            "SELECT * FROM sentence_pairs WHERE a = ? AND b = ? ORDER BY n", (b, a)
+        ).fetchall()
+    out = []
+    for r in rows:
+        x, y = (r[5], r[4]) if flip else (r[4], r[5])
+        bead = r[3][::-1] if flip else r[3]
+        out.append({"n": r[2], "bead": bead, "a": x, "b": y, "score": r[6]})
+    return out
