@@ -7,10 +7,14 @@ from pathlib import Path
 
 import click
 
-METHODS = ("label", "content", "label+content", "topic")
+METHODS = ("label", "content", "label+content", "title", "candidate", "topic")
 
 
 def _signals(evidence: dict) -> str:
+    if "why" in evidence:
+        terms = evidence.get("terms") or []
+        shown = ", ".join(f"{a}={b}" for a, b, _p in terms[:4])
+        return evidence["why"] + (f" Terms: {shown}." if shown else "")
     if "concepts" in evidence and "rank" in evidence:
         return "concepts: " + ", ".join(evidence["concepts"])
     sig = evidence.get("signals") or {}
@@ -21,7 +25,8 @@ def register(group: click.Group) -> None:
     """Add this module's commands to the ``lawgraph`` group."""
     from api.cli import DB_OPTION, open_db, resolve_or_fail
     from ingest import store
-    from ingest.align import aligned, alignments
+    from ingest.align import aligned, alignments, sentence_pairs
+    from ingest.align.query import lexicon_lookup
 
     @group.command("aligned")
     @DB_OPTION
@@ -38,9 +43,8 @@ def register(group: click.Group) -> None:
         if not rows:
             click.echo(f"{nid}: no alignments")
         for r in rows:
-            flag = "  FLAGGED (content contradicts the label)" if r["flagged"] else ""
-            click.echo(f"{r['id']:<28} {r['method']:<14} {r['score']:.2f}  "
-                       f"{_signals(r['evidence'])}{flag}")  # fmt: skip
+            shown = "NOT EQUIVALENT" if r["flagged"] else r["relation"]
+            click.echo(f"{r['id']:<28} {shown:<14} {r['score']:.2f}  {_signals(r['evidence'])}")
 
     @group.command("alignments")
     @DB_OPTION
@@ -70,3 +74,65 @@ def register(group: click.Group) -> None:
             click.echo(f"{r['a']:<26} {r['b']:<26} {r['method']:<14} {r['score']:.2f}"
                        f"{flag}")  # fmt: skip
         click.echo(f"{len(rows)} rows")
+
+    @group.command("lexicon")
+    @DB_OPTION
+    @click.argument("word")
+    @click.option("--lang", help="Language of WORD (fi, sv, el).")
+    @click.option("--to", "to", help="Only translations into this language.")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def lexicon_cmd(db: Path | None, word: str, lang: str | None, to: str | None,
+                    as_json: bool) -> None:  # fmt: skip
+        """Translations of a word learned from the books' parallel provisions."""
+        if not word.strip() or len(word) > 100:
+            raise click.ClickException("give one word (at most 100 characters)")
+        con = open_db(db)
+        rows = lexicon_lookup(con, word, lang=lang, to=to)
+        if as_json:
+            click.echo(json.dumps({"word": word, "results": rows}, ensure_ascii=False, indent=1))
+            return
+        if not rows:
+            click.echo(f"{word}: not in the learned lexicon")
+        for r in rows:
+            click.echo(f"{r['lang']}:{r['word']:<18} -> {r['to']}:{r['surface']:<20} "
+                       f"p={r['p']:.2f}  back={r['p_back']:.2f}")  # fmt: skip
+
+    @group.command("sentences")
+    @DB_OPTION
+    @click.argument("node_a")
+    @click.argument("node_b")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def sentences_cmd(db: Path | None, node_a: str, node_b: str, as_json: bool) -> None:
+        """The aligned sentences of two equivalent provisions."""
+        con = open_db(db)
+        a, b = resolve_or_fail(con, node_a), resolve_or_fail(con, node_b)
+        rows = sentence_pairs(con, a, b)
+        if as_json:
+            click.echo(json.dumps({"a": a, "b": b, "sentences": rows}, ensure_ascii=False,
+                                  indent=1))  # fmt: skip
+            return
+        if not rows:
+            click.echo(f"{a} and {b}: no aligned sentences (not shown as equivalent)")
+        for r in rows:
+            click.echo(f"[{r['bead']}] {r['a'] or '-'}\n      {r['b'] or '-'}")
+
+    @group.command("tmx")
+    @DB_OPTION
+    @click.argument("doc_a")
+    @click.argument("doc_b")
+    @click.option("--csv", "as_csv", is_flag=True, help="CSV instead of TMX.")
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                  required=True)  # fmt: skip
+    def tmx_cmd(db: Path | None, doc_a: str, doc_b: str, as_csv: bool, output: Path) -> None:
+        """Export the aligned sentences of two books as a translation memory (TMX)."""
+        from ingest.align.tmx import TmxError, sentences_csv, tmx_bytes
+
+        con = open_db(db)
+        try:
+            data = sentences_csv(con, doc_a, doc_b) if as_csv else tmx_bytes(con, doc_a, doc_b)
+        except TmxError as exc:
+            raise click.ClickException(str(exc)) from exc
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_bytes(data)
+        units = data.count(b"<tu>") if not as_csv else data.count(b"\n") - 1
+        click.echo(f"wrote {output}: {units} {'units' if not as_csv else 'rows'}")

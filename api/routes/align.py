@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
 from ingest import store
-from ingest.align import aligned, alignments
+from ingest.align import aligned, alignments, sentence_pairs
+from ingest.align.query import lexicon_lookup
+from ingest.align.tmx import TmxError, sentences_csv, tmx_bytes
 
 from ..deps import Con
 from ..lookup import node_id_or_404
@@ -21,7 +23,7 @@ from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
-Method = Literal["label", "content", "label+content", "topic"]
+Method = Literal["label", "content", "label+content", "title", "candidate", "topic"]
 
 
 class AlignedOut(BaseModel):
@@ -32,6 +34,7 @@ class AlignedOut(BaseModel):
     score: float
     flagged: bool
     relation: str
+    editions: str
     evidence: dict[str, Any]
 
 
@@ -45,6 +48,7 @@ class AlignmentOut(BaseModel):
     b: str
     doc_a: str
     doc_b: str
+    editions: str
     relation: str
     method: str
     score: float
@@ -90,3 +94,80 @@ def list_alignments(
     rows = alignments(con, doc_a, doc_b, method=method, flagged=flagged, limit=limit)
     return {"doc_a": doc_a, "doc_b": doc_b, "method": method, "flagged": flagged,
             "count": len(rows), "results": rows}  # fmt: skip
+
+
+class Translation(BaseModel):
+    lang: str
+    word: str
+    to: str
+    translation: str
+    surface: str | None = None
+    p: float
+    p_back: float
+
+
+class LexiconOut(BaseModel):
+    word: str
+    results: list[Translation]
+
+
+@router.get("/api/lexicon", response_model=LexiconOut, responses=ERRORS)
+def lexicon(
+    con: Con,
+    word: Annotated[str, Query(min_length=1, max_length=100)],
+    lang: Literal["fi", "sv", "el"] | None = None,
+    to: Literal["fi", "sv", "el"] | None = None,
+) -> dict:
+    """Translations of a word learned from the books' parallel provisions: ``p`` is
+    t(translation | word), ``p_back`` t(word | translation)."""
+    if not word.strip():
+        raise HTTPException(400, "give a word")
+    return {"word": word, "results": lexicon_lookup(con, word, lang=lang, to=to)}
+
+
+class SentenceOut(BaseModel):
+    n: int
+    bead: str
+    a: str
+    b: str
+    score: float
+
+
+class SentencesOut(BaseModel):
+    a: str
+    b: str
+    sentences: list[SentenceOut]
+
+
+@router.get("/api/sentences", response_model=SentencesOut, responses=ERRORS)
+def sentences(
+    con: Con,
+    a: Annotated[str, Query(max_length=200)],
+    b: Annotated[str, Query(max_length=200)],
+) -> dict:
+    """The aligned sentences of two provisions shown as equivalent (empty otherwise)."""
+    na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
+    return {"a": na, "b": nb, "sentences": sentence_pairs(con, na, nb)}
+
+
+@router.get(
+    "/api/tmx",
+    responses={**ERRORS, 200: {"content": {"application/x-tmx+xml": {}, "text/csv": {}}}},
+)
+def tmx(
+    con: Con,
+    a: Annotated[str, Query(max_length=40)],
+    b: Annotated[str, Query(max_length=40)],
+    format: Literal["tmx", "csv"] = "tmx",
+) -> Response:
+    """The aligned sentences of two books as a translation memory (TMX 1.4) or CSV."""
+    _doc(con, a)
+    _doc(con, b)
+    try:
+        body = sentences_csv(con, a, b) if format == "csv" else tmx_bytes(con, a, b)
+    except TmxError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    media = "text/csv" if format == "csv" else "application/x-tmx+xml"
+    name = f"{a}_{b}.{format}"
+    return Response(body, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip

@@ -120,7 +120,7 @@ def align_stage(con: sqlite3.Connection) -> dict:
     for (doc_a, doc_b), rows in result.rows.items():
         _write(con, rows, doc_a, doc_b, result.corpus.relation(doc_a, doc_b))
         counts.update(f"{doc_a}|{doc_b}|{r.relation}" for r in rows)
-    for doc_b, rows in topic_rows(con, result.corpus).items():
+    for doc_b, rows in topic_rows(con, result.corpus, _law_equivalents(result)).items():
         doc_a = next(iter({r.a.split("/", 1)[0] for r in rows}), "")
         _write(con, rows, doc_a, doc_b, "topic")
         counts.update(f"{doc_a}|{doc_b}|topic" for _ in rows)
@@ -133,6 +133,20 @@ def align_stage(con: sqlite3.Connection) -> dict:
         "by_pair": dict(sorted(counts.items())),
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
+    """Law node -> the law nodes shown as its equivalents in other books."""
+    out: dict[str, set[str]] = {}
+    provs = result.corpus.provs
+    for rows in result.rows.values():
+        for r in rows:
+            if r.flagged or r.relation not in EQUIVALENT:
+                continue
+            if provs[r.a].kind == "law" and provs[r.b].kind == "law":
+                out.setdefault(r.a, set()).add(r.b)
+                out.setdefault(r.b, set()).add(r.a)
+    return out
 
 
 def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row]) -> list[tuple]:

@@ -80,12 +80,81 @@ def equivalent(con: sqlite3.Connection, node_id: str, doc: str) -> str | None:
     return None
 
 
-def topic_candidates(con: sqlite3.Connection, topic_id: str) -> list[dict]:
-    """Candidate laws of an Estonian topic, best first, with the concepts behind them."""
+def topic_candidates(con: sqlite3.Connection, topic_id: str, none: bool = False) -> list[dict]:
+    """Candidate laws of an Estonian topic in every law book, best first, with the
+    concepts behind them; with ``none``, the books where no law covers the topic
+    (``relation`` ``none``, ``id``: the closest law, for the evidence) instead."""
     if not has_table(con, "alignments"):
         return []
     rows = con.execute(
-        "SELECT * FROM alignments WHERE a = ? AND relation = 'topic' ORDER BY score DESC, b",
-        (topic_id,),
+        "SELECT * FROM alignments WHERE a = ? AND editions = 'topic' AND relation = ? "
+        "ORDER BY doc_b, score DESC, b",
+        (topic_id, "none" if none else "topic"),
     ).fetchall()
     return [_row(r, topic_id) for r in rows]
+
+
+def lexicon_lookup(
+    con: sqlite3.Connection, word: str, lang: str | None = None, to: str | None = None,
+    top: int = 5,
+) -> list[dict]:  # fmt: skip
+    """Learned translations of ``word`` (any inflection the corpus has) into the other
+    languages, most probable first.
+
+    The word is folded and, through the search index's ``lemma_forms``, read as the lemma
+    of a form the books use (``revokin`` -> ``revokki``), so no lemmatiser is loaded.
+    Each item: ``{"lang", "word", "to", "translation", "p", "p_back", "surface"}`` where
+    ``p`` = t(translation | word) and ``p_back`` = t(word | translation).
+    """
+    from ..nlp import fold
+
+    if not has_table(con, "lexicon"):
+        return []
+    folded = fold(word.strip())
+    keys: set[tuple[str, str]] = set()
+    if has_table(con, "lemma_forms"):
+        keys = set(con.execute("SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,)))
+    if not keys:  # not a word of the books: perhaps a lemma as the lexicon keeps it
+        keys = {(lg, folded) for lg in ("fi", "sv", "el", "et")}
+    out = []
+    for lg, lemma in sorted(keys):
+        if lang and lg != lang:
+            continue
+        for side, other, p, back in (("a", "b", "p_ab", "p_ba"), ("b", "a", "p_ba", "p_ab")):
+            rows = con.execute(
+                f"SELECT lang_{other}, word_{other}, {p}, {back} FROM lexicon "
+                f"WHERE lang_{side} = ? AND word_{side} = ? AND lang_{other} != lang_{side} "
+                f"ORDER BY {p} DESC LIMIT ?",
+                (lg, lemma, top * 4),
+            ).fetchall()
+            for to_lang, trans, pf, pb in rows:
+                if to and to_lang != to:
+                    continue
+                out.append({"lang": lg, "word": lemma, "to": to_lang, "translation": trans,
+                            "p": round(pf, 3), "p_back": round(pb, 3)})  # fmt: skip
+    seen, best = set(), []
+    for item in sorted(out, key=lambda x: (x["to"], -x["p"])):
+        key = (item["lang"], item["word"], item["to"], item["translation"])
+        if key in seen or item["p"] < 0.05:
+            continue
+        seen.add(key)
+        best.append(item)
+    per: dict[tuple, int] = {}
+    result = []
+    for item in best:
+        k = (item["lang"], item["word"], item["to"])
+        per[k] = per.get(k, 0) + 1
+        if per[k] <= top:
+            result.append(item)
+    surfaces = {}
+    if has_table(con, "lemma_forms"):
+        for item in result:
+            k = (item["to"], item["translation"])
+            if k not in surfaces:
+                r = con.execute(
+                    "SELECT surface FROM lemma_forms WHERE lang = ? AND lemma = ? "
+                    "ORDER BY freq DESC LIMIT 1", k,
+                ).fetchone()  # fmt: skip
+                surfaces[k] = r[0] if r else item["translation"]
+            item["surface"] = surfaces[k]
+    return result
