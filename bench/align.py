@@ -108,7 +108,11 @@ def _features(con: sqlite3.Connection, pairs: list[dict]):
     return names, np.array(xs), np.array(ys), groups
 
 
-def _fit(x: np.ndarray, y: np.ndarray, l2: float = 0.5) -> np.ndarray:
+SIGN = {"length": -1}
+"""Signals that can only lower the probability; every other one can only raise it."""
+
+
+def _fit(x: np.ndarray, y: np.ndarray, names: list[str], l2: float = 0.5) -> np.ndarray:
     xb = np.hstack([np.ones((len(x), 1)), x])
 
     def loss(w):
@@ -122,13 +126,14 @@ def _fit(x: np.ndarray, y: np.ndarray, l2: float = 0.5) -> np.ndarray:
         g[1:] += 2 * l2 * w[1:]
         return g
 
-    return minimize(loss, np.zeros(xb.shape[1]), jac=grad, method="L-BFGS-B").x
+    bounds = [(None, None)] + [(None, 0.0) if SIGN.get(k, 1) < 0 else (0.0, None) for k in names]
+    return minimize(loss, np.zeros(xb.shape[1]), jac=grad, method="L-BFGS-B", bounds=bounds).x
 
 
 def fit(con: sqlite3.Connection, pairs: list[dict]) -> None:
     names, x, y, groups = _features(con, pairs)
     out(f"fit on {len(y)} candidate pairs of the dev set ({int(y.sum())} right)")
-    w = _fit(x, y)
+    w = _fit(x, y, names)
     out("WEIGHTS = {")
     out(f'    "bias": {w[0]:.2f},')
     for k, v in zip(names, w[1:], strict=True):
@@ -138,7 +143,7 @@ def fit(con: sqlite3.Connection, pairs: list[dict]) -> None:
         test = np.array([x == g for x in groups])
         if test.all() or not test.any():
             continue
-        wg = _fit(x[~test], y[~test])
+        wg = _fit(x[~test], y[~test], names)
         z = wg[0] + x[test] @ wg[1:]
         p = 1 / (1 + np.exp(-z))
         shown = p >= calibration.SHOW

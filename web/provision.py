@@ -6,6 +6,8 @@ import json
 import sqlite3
 from collections import defaultdict
 
+from ingest import store
+
 from .features import feature
 
 _SUBTREE = """
@@ -142,6 +144,78 @@ def equivalents(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     return out
 
 
+RELATION_WORDS = {
+    "same": "equivalent",
+    "renumbered": "equivalent, renumbered",
+    "moved": "equivalent, moved to another law",
+    "split": "part of it (split over several provisions)",
+    "merged": "covers it together with others (merged)",
+    "partial": "related, but rewritten: not an equivalent",
+}
+
+
+def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
+    """Per other document: the equivalent(s) shown, or why there is no reliable one.
+
+    Each item: ``{"doc", "language", "shown": [hit...], "none": hit or None,
+    "topics": [...]}``; a hit is an alignment row (:func:`ingest.align.aligned`) with the
+    other node's title, text, kind and language, and ``words`` (the relation in words).
+    None while alignment is not built.
+    """
+    hits = equivalents(con, node["id"])
+    if hits is None:
+        return None
+    docs = [dict(r) for r in con.execute("SELECT id, language, stats FROM documents ORDER BY ord")]
+    out = []
+    for d in docs:
+        if d["id"] == node["doc"]:
+            continue
+        mine = [h for h in hits if h["doc"] == d["id"]]
+        if not mine and json.loads(d["stats"]).get("topics"):
+            continue  # topics are listed separately
+        shown = [h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
+                 for h in mine if not h["flagged"] and h["relation"] != "topic"]  # fmt: skip
+        rejected = [h for h in mine if h["flagged"]]
+        out.append({"doc": d["id"], "language": d["language"], "shown": shown,
+                    "none": rejected[0] if rejected and not shown else None,
+                    "rejected": rejected})  # fmt: skip
+    return out
+
+
+def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
+    """Estonian topics whose candidate laws include this provision's law (best first)."""
+    if not node.get("law") or not store.has_table(con, "alignments"):
+        return []
+    law_id = f"{node['doc']}/{node['law']}"
+    rows = con.execute(
+        "SELECT a.a, a.score, a.evidence, n.title FROM alignments a JOIN nodes n ON n.id = a.a "
+        "WHERE a.b = ? AND a.editions = 'topic' AND a.relation = 'topic' ORDER BY a.score DESC",
+        (law_id,),
+    ).fetchall()
+    return [{"id": r[0], "score": r[1], "title": r[3], "why": json.loads(r[2]).get("why", ""),
+             "rank": json.loads(r[2]).get("rank")} for r in rows]  # fmt: skip
+
+
+def topic_view(con: sqlite3.Connection, node: dict) -> list[dict]:
+    """For an Estonian topic: per law book, its candidate laws or why there is none."""
+    from ingest.align import topic_candidates
+
+    cands = topic_candidates(con, node["id"])
+    nones = topic_candidates(con, node["id"], none=True)
+    out = []
+    for (doc,) in con.execute("SELECT id FROM documents ORDER BY ord"):
+        mine = [c | _node_brief(con, c["id"]) for c in cands if c["doc"] == doc]
+        none = next((c for c in nones if c["doc"] == doc), None)
+        if mine or none:
+            out.append({"doc": doc, "candidates": mine, "none": none})
+    return out
+
+
+def _node_brief(con: sqlite3.Connection, node_id: str) -> dict:
+    row = con.execute("SELECT title, kind FROM nodes WHERE id = ?", (node_id,)).fetchone()
+    return {"title": row[0], "kind": row[1]} if row else {}
+
+
 def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     """Divergences recorded for this provision (None while they are not built)."""
     fn = feature(con, "node_divergences")
@@ -160,5 +234,9 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "prev": prev,
         "next": nxt,
         "equivalents": equivalents(con, node_id),
+        "versions": equivalence_view(con, root) if root["kind"] != "topic" else [],
+        "topics": topics_for(con, root) if root["kind"] in ("law", "section", "subsection",
+                                                             "item", "subitem") else [],
+        "topic_laws": topic_view(con, root) if root["kind"] == "topic" else [],
         "divergences": node_divergences(con, node_id),
     }

@@ -33,13 +33,12 @@ from .lexicon import (
     Lexicon,
     idf_weights,
     learn_all,
-    pair_similarities,
     tokens,
     write_lexicons,
 )
 from .match import PairMatcher, Row, split_rows
 from .query import EQUIVALENT, aligned, alignments, equivalent, topic_candidates
-from .score import pair_space
+from .score import bag_similarity, expand_lexicons, pair_space
 from .sentences import sentence_pairs, sentence_rows, write_sentences
 from .topics import topic_rows
 
@@ -64,9 +63,12 @@ CREATE INDEX alignments_b ON alignments(b);
 CREATE INDEX alignments_docs ON alignments(doc_a, doc_b);
 """
 
-TITLE_SAME = 0.5
-"""Title-only laws (fi-2007 19-93): share of title words with a translation in the other
-title from which two titles are taken to name the same law."""
+TITLE_OTHER = 0.3
+"""Title-only laws (fi-2007 19-93): a law with the same number whose title is at least
+this similar is its equivalent (law numbers are stable across editions)."""
+TITLE_MOVED = 0.6
+"""... and a law or section with another number takes its place only with a title this
+similar while the same-number title is below :data:`TITLE_OTHER`."""
 
 
 @dataclass
@@ -85,8 +87,8 @@ def align_corpus(con: sqlite3.Connection) -> Alignment:
     (reads nodes, citations and glossary hits of the store; writes nothing)."""
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
-    lexicons = learn_all(corpus, bags)
     idf = idf_weights(corpus, bags)
+    lexicons = expand_lexicons(corpus, bags, learn_all(corpus, bags), idf)
     fps = fingerprints(con, corpus)
     out = Alignment(corpus, lexicons)
     for doc_a, doc_b in corpus.doc_pairs():
@@ -96,11 +98,13 @@ def align_corpus(con: sqlite3.Connection) -> Alignment:
         matcher = PairMatcher(corpus, space)
         matcher.run()
         rows = _decision_rows(corpus, bags, lex, idf, space, matcher)
-        rows += _title_rows(corpus, lex, doc_a, doc_b)
         rows += _definition_rows(corpus, doc_a, doc_b)
         out.matchers[(doc_a, doc_b)] = matcher
         out.rows[(doc_a, doc_b)] = rows
         out.sentences += _sentences(corpus, lex, space, rows)
+    for (doc_a, doc_b), rows in out.rows.items():
+        langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
+        rows += _title_rows(corpus, lexicons[langs], idf, doc_a, doc_b, out.rows)
     return out
 
 
@@ -216,55 +220,109 @@ def _dedupe(rows: list[Row]) -> list[Row]:
     return list(best.values())
 
 
-def _title_rows(corpus: Corpus, lex, doc_a: str, doc_b: str) -> list[Row]:
-    """Laws that only one side has text for (fi-2007 19-93 give only their titles):
-    compared by their titles through the lexicon."""
+def _title_rows(
+    corpus: Corpus, lex, idf, doc_a: str, doc_b: str, done: dict[tuple[str, str], list[Row]]
+) -> list[Row]:
+    """Laws that only one side has text for (fi-2007 19-93 give only their titles).
+
+    Within one edition the law number is the identity (two translations of one text).
+    Across editions a title-only law takes the equivalents that its same-edition twin
+    with text (fi-2007/23 -> sv-2007/23) has in the other book; without such a twin its
+    title is compared through the lexicon, with the law number as the prior.
+    """
     rows = []
+    same_edition = corpus.relation(doc_a, doc_b) == "same-edition"
     for x_doc, y_doc in ((doc_a, doc_b), (doc_b, doc_a)):
-        x_lang, y_lang = corpus.docs[x_doc].language, corpus.docs[y_doc].language
-        ys = [corpus.provs[n] for n in corpus.by_label[y_doc].values()
-              if corpus.provs[n].kind in ("law", "section") and corpus.provs[n].title]  # fmt: skip
-        y_tokens = {y.id: tokens(y_lang, y.title) for y in ys}
         xs = [corpus.provs[n] for n in corpus.by_label[x_doc].values()
-              if corpus.provs[n].kind == "law" and not corpus.provs[n].has_text
-              and corpus.provs[n].title]  # fmt: skip
-        if not xs or not ys:
+              if corpus.provs[n].kind == "law" and not corpus.provs[n].has_text]  # fmt: skip
+        if not xs:
             continue
-        x_tokens = {x.id: tokens(x_lang, x.title) for x in xs}
-        flip = lex.lang_a != x_lang
-        pairs = [(y_tokens[y.id], x_tokens[x.id]) if flip else (x_tokens[x.id], y_tokens[y.id])
-                 for x in xs for y in ys]  # fmt: skip
-        sims = pair_similarities(lex, pairs).reshape(len(xs), len(ys))
-        for xi, x in enumerate(xs):
-            nid = x.id
-            scored = [(float(sims[xi, yi]), y.label == x.label, y.id) for yi, y in enumerate(ys)]
-            if not scored:
+        if same_edition:
+            for x in xs:
+                y = corpus.by_label[y_doc].get(x.label)
+                if y is None:
+                    continue
+                a, b = (x.id, y) if x_doc == doc_a else (y, x.id)
+                why = (f"Same edition, same law number: two translations of one law "
+                       f"({x_doc} gives only its title).")  # fmt: skip
+                rows.append(Row(a, b, "edition", 1.0, 0, {"why": why, "titles": [
+                    corpus.provs[a].title, corpus.provs[b].title]}, "same"))  # fmt: skip
+            continue
+        twin_doc = next((d for d in corpus.law_docs() if d not in (x_doc, y_doc)
+                         and corpus.relation(d, x_doc) == "same-edition"), None)  # fmt: skip
+        through = _through(done, twin_doc, y_doc) if twin_doc else {}
+        rest = []
+        for x in xs:
+            twin = corpus.by_label[twin_doc].get(x.label) if twin_doc else None
+            if twin is None or not corpus.provs[twin].has_text:
+                rest.append(x)
                 continue
-            scored.sort(key=lambda s: (-s[0], not s[1], s[2]))
-            twin = next((s for s in scored if s[1]), None)
-            best = scored[0]
-            if twin is not None and twin[0] >= TITLE_SAME and twin[0] >= best[0] - 0.2:
-                pick, relation = twin, "same"
-            elif best[0] >= TITLE_SAME:
-                pick, relation = best, "moved"
-            else:
-                pick, relation = None, "none"
-            a, b = (nid, None) if x_doc == doc_a else (None, nid)
-            if pick is not None:
-                other = pick[2]
-                a, b = (nid, other) if x_doc == doc_a else (other, nid)
-                ev = {"why": f"Titles only ({x_doc} has no text for this law): "
-                             f"{pick[0]:.0%} of the title words translate to each other.",
-                      "titles": [corpus.provs[a].title, corpus.provs[b].title]}  # fmt: skip
-                rows.append(Row(a, b, "title", round(pick[0], 4), 0, ev, relation))
-            if twin is not None and (pick is None or twin[2] != pick[2]):
-                other = twin[2]
-                a, b = (nid, other) if x_doc == doc_a else (other, nid)
-                ev = {"why": f"Same law number, but the titles do not match "
-                             f"({twin[0]:.0%} of the words translate).",
-                      "titles": [corpus.provs[a].title, corpus.provs[b].title]}  # fmt: skip
-                rows.append(Row(a, b, "label", round(twin[0], 4), 1, ev, "not-equivalent"))
+            for r in through.get(twin, []):
+                a, b = (x.id, r.b if r.a == twin else r.a) if x_doc == doc_a else \
+                    (r.b if r.a == twin else r.a, x.id)  # fmt: skip
+                ev = dict(r.evidence)
+                ev["why"] = (f"{x_doc} gives only the title of this law; its text in the same "
+                             f"edition ({twin}) says: " + ev.get("why", ""))  # fmt: skip
+                ev["through"] = twin
+                rows.append(Row(a, b, "edition", r.score, r.flagged, ev, r.relation))
+        rows += _rows_by_title(corpus, lex, idf, rest, x_doc, y_doc, doc_a)
     return rows
+
+
+def _through(done: dict[tuple[str, str], list[Row]], doc: str, other: str) -> dict:
+    """Rows between ``doc`` and ``other`` keyed by their node of ``doc``."""
+    out: dict[str, list[Row]] = {}
+    for r in done.get((doc, other), []) + done.get((other, doc), []):
+        if r.relation in ("split", "merged"):
+            continue
+        key = r.a if r.a.startswith(doc + "/") else r.b
+        out.setdefault(key, []).append(r)
+    return out
+
+
+def _rows_by_title(corpus, lex, idf, xs, x_doc: str, y_doc: str, doc_a: str) -> list[Row]:
+    """Title-only laws compared by title through the lexicon (no same-edition text)."""
+    if not xs:
+        return []
+    rows = []
+    x_lang, y_lang = corpus.docs[x_doc].language, corpus.docs[y_doc].language
+    ys = [corpus.provs[n] for n in corpus.by_label[y_doc].values()
+          if corpus.provs[n].kind in ("law", "section") and corpus.provs[n].title]  # fmt: skip
+    if not ys:
+        return []
+    sims = bag_similarity(lex, idf, x_lang, y_lang, [tokens(x_lang, x.title) for x in xs],
+                          [tokens(y_lang, y.title) for y in ys])  # fmt: skip
+    for xi, x in enumerate(xs):
+        scored = sorted(((float(sims[xi, yi]), y.id) for yi, y in enumerate(ys)
+                         if y.label != x.label), reverse=True)  # fmt: skip
+        twin_i = next((yi for yi, y in enumerate(ys) if y.label == x.label), None)
+        twin = (float(sims[xi, twin_i]), ys[twin_i].id) if twin_i is not None else None
+        best = scored[0] if scored else None
+        pick, relation = None, "none"
+        if twin is not None and (twin[0] >= TITLE_OTHER or best is None or best[0] < TITLE_MOVED):
+            pick, relation = twin, "same"  # law numbers are stable: the number stands
+        elif best is not None and best[0] >= TITLE_MOVED:
+            pick, relation = best, "moved"
+        for choice, rel in ((pick, relation), (twin, "not-equivalent")):
+            if choice is None or (rel == "not-equivalent" and choice == pick):
+                continue
+            a, b = (x.id, choice[1]) if x_doc == doc_a else (choice[1], x.id)
+            ev = _title_evidence(corpus, a, b, x_doc, choice[0], rel)
+            rows.append(Row(a, b, "title", round(choice[0], 4), int(rel == "not-equivalent"),
+                            ev, rel))  # fmt: skip
+    return rows
+
+
+def _title_evidence(corpus: Corpus, a: str, b: str, x_doc: str, sim: float, rel: str) -> dict:
+    if rel == "same":
+        why = (f"Titles only ({x_doc} has no text for this law): same law number, title "
+               f"similarity {sim:.2f}.")  # fmt: skip
+    elif rel == "moved":
+        why = (f"Titles only ({x_doc} has no text for this law): the law with the same number "
+               f"has another title, this one matches (title similarity {sim:.2f}).")  # fmt: skip
+    else:
+        why = f"Same law number, but the titles do not match (title similarity {sim:.2f})."
+    return {"why": why, "titles": [corpus.provs[a].title, corpus.provs[b].title]}
 
 
 def _definition_rows(corpus: Corpus, doc_a: str, doc_b: str) -> list[Row]:

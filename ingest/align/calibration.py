@@ -12,26 +12,43 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -6.0,
-    "lex": 7.0,
-    "lex_min": 3.0,
-    "margin": 8.0,
-    "same_label": 1.5,
-    "same_law": 0.5,
-    "in_parent": 2.0,
-    "length": -3.0,
-    "anchors": 1.0,
+    "bias": -2.44,
+    "lex": 0.18,
+    "lex_min": 0.61,
+    "margin_row": 1.79,
+    "margin_col": 3.32,
+    "same_label": 0.00,
+    "same_law": 0.62,
+    "in_parent": 0.07,
+    "length": -2.06,
+    "anchors": 0.75,
+    "sequence": 0.36,
+    "agree": 1.74,
+    "search": 1.86,
+    "same_kind": 0.00,
 }
 """Logistic weights (dev-set fit)."""
 
+THETA = 0.3
+"""Similarity (after label bonus and length penalty) below which two provisions are
+better left without a partner than paired."""
+IDENTITY = 0.05
+"""Bonus of the same label in the line-up (the label is the prior)."""
+LENGTH_PENALTY = 0.15
+"""Similarity taken off for a length ratio six robust deviations from the usual."""
+SWAP_MARGIN = 0.05
+"""A crossing pair must beat the order-keeping ones by this much."""
+SEARCH_MARGIN = 0.05
+"""A pair found in the whole book must beat the next candidate by this much."""
+SPECIFIC = 0.02
+"""A sub-provision within this much of its parent's similarity is the more specific
+counterpart."""
+PARTIAL_LEX = 0.3
+"""A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
 SHOW = 0.5
 """A pair is shown as equivalent from this probability on."""
 PARTIAL = 0.2
 """A same-label pair between this and :data:`SHOW` is shown as ``partial`` (rewritten)."""
-MARGIN = 0.15
-"""How much more probable a pair with another label must be than the label twin."""
-IDENTICAL = 0.8
-"""Lexical similarity (both directions) from which a label twin is never overruled."""
 SPLIT_PART = 0.45
 """Similarity of a part (carried into the whole's language) for a ``split``."""
 

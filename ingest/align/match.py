@@ -1,37 +1,41 @@
-"""Deciding equivalents: identity as the prior, content to overrule it, none when unsure.
+"""Deciding equivalents: structure and wording together, none when unsure.
 
-For one pair of documents, provisions of the earlier document are matched top down
-(laws, then sections, subsections, items), so a sub-provision is judged knowing
-where its parent went. Each provision's candidates are its label twin, the
-provisions most similar to it anywhere in the other book (so a provision that moved
-to another law is found), and those are scored by the calibrated model
-(:mod:`.calibration`): the score is the probability that the pair is equivalent.
+For one pair of documents the provisions are matched top down. The laws of both
+books, then the children of every matched pair, are lined up twice on their lexical
+similarity (:mod:`.score`, with a small bonus for the same label and a penalty for an
+unusual length ratio): once by a monotone sequence alignment (Needleman-Wunsch: order
+is kept, a provision may be left without a partner, so an inserted or deleted
+provision shifts its neighbours' numbers without dragging them along) and once by an
+assignment (:func:`scipy.optimize.linear_sum_assignment`, which allows two
+provisions to swap places, as 2017 swapped 16C and 16D). A pair both agree on is
+taken; where they differ, the swap is taken only if it is clearly better.
 
-* The label twin is kept (``same``) unless another candidate beats it by
-  :data:`calibration.MARGIN`; a twin whose text is nearly identical
-  (:data:`calibration.IDENTICAL`) is never overruled.
-* Another candidate that wins is ``renumbered`` (same law) or ``moved`` (another law);
-  each provision of the other book is the equivalent of at most one provision.
-* A winner below :data:`calibration.SHOW` is not shown: the provision has no reliable
-  equivalent there, and the row kept for it is ``flagged`` with relation ``none``
-  (its ``b`` is the closest candidate, for the evidence).
-* A same-label twin that loses is flagged ``not-equivalent``; a twin between
-  :data:`calibration.PARTIAL` and :data:`calibration.SHOW` whose law was rewritten is
-  ``partial``: related, shown as such, never as an equivalent.
-* A provision without a one-to-one equivalent whose content is spread over several
-  provisions of the other book is ``split`` (seen from the other side: ``merged``).
+Provisions left without a partner are then looked up in the whole other book, so a
+provision that moved to another law is found (2007 Law 23 is 2017 72C): the pair must
+be each other's best match and clear the next best by a margin.
+
+Every pair then gets a calibrated probability (:mod:`.calibration`) from its signals
+(lexical similarity both ways, margins over the rivals in its row and column, whether
+the structure and the sequence agree, the label, the length ratio). Pairs below
+:data:`calibration.SHOW` are not shown: "no reliable equivalent". A label twin that is
+not the equivalent is flagged ``not-equivalent``; one that shares the subject but whose
+wording changed too much is ``partial``. The relation of a shown pair is ``same``
+(same label), ``renumbered`` (same law) or ``moved`` (another law).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
 from . import calibration
 from .evidence import law_of
 from .label import Corpus
 from .score import PairSpace, features
 
-CANDIDATES = 6
+CANDIDATES = 8
 """Most similar provisions of the other book considered per provision."""
 LEVELS = ("law", "section", "subsection", "item", "subitem")
 
@@ -78,6 +82,42 @@ def _related(corpus: Corpus, x: str, y: str) -> bool:
     return x == y or x in _ancestors(corpus, y) or y in _ancestors(corpus, x)
 
 
+def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
+    """Needleman-Wunsch: the order-keeping pairs that maximise the summed ``score``
+    (only positive scores are worth a pair; a gap costs nothing)."""
+    m, n = score.shape
+    best = np.zeros((m + 1, n + 1))
+    move = np.zeros((m + 1, n + 1), dtype=np.int8)  # 0 diagonal, 1 skip a, 2 skip b
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            options = (best[i - 1, j - 1] + score[i - 1, j - 1], best[i - 1, j], best[i, j - 1])
+            k = int(np.argmax(options))
+            best[i, j], move[i, j] = options[k], k
+    for i in range(1, m + 1):
+        move[i, 0] = 1
+    for j in range(1, n + 1):
+        move[0, j] = 2
+    out = []
+    i, j = m, n
+    while i > 0 or j > 0:
+        k = move[i, j]
+        if k == 0:
+            if score[i - 1, j - 1] > 0:
+                out.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif k == 1:
+            i -= 1
+        else:
+            j -= 1
+    return out[::-1]
+
+
+def assigned_pairs(score: np.ndarray) -> list[tuple[int, int]]:
+    """The assignment with the largest summed ``score`` (crossings allowed)."""
+    rows, cols = linear_sum_assignment(-score)
+    return [(int(i), int(j)) for i, j in zip(rows, cols, strict=True) if score[i, j] > 0]
+
+
 class PairMatcher:
     """Matches the provisions of ``space.a.doc`` to those of ``space.b.doc``."""
 
@@ -85,10 +125,119 @@ class PairMatcher:
         self.corpus = corpus
         self.space = space
         self.doc_a, self.doc_b = space.a.doc, space.b.doc
+        self.lex = (space.ab + space.ba) / 2
         self.match: dict[str, str] = {}
         self.taken: dict[str, str] = {}
+        self.how: dict[str, str] = {}
+        """How each match was found: ``both``, ``sequence``, ``swap`` or ``search``."""
         self.decisions: dict[str, Decision] = {}
         self.cache: dict[tuple[str, str], tuple[float, dict]] = {}
+
+    # -- similarity ------------------------------------------------------------------
+
+    def lexical(self, a: str, b: str) -> float:
+        i, j = self.space.a.index.get(a), self.space.b.index.get(b)
+        return 0.0 if i is None or j is None else float(self.lex[i, j])
+
+    def fit(self, a: str, b: str) -> float:
+        """Lexical similarity with the label bonus and the length penalty."""
+        pa, pb = self.corpus.provs[a], self.corpus.provs[b]
+        z = min(self.space.length_z(a, b), 6.0) / 6.0
+        bonus = calibration.IDENTITY if pa.label == pb.label else 0.0
+        return self.lexical(a, b) + bonus - calibration.LENGTH_PENALTY * z
+
+    # -- structure -------------------------------------------------------------------
+
+    def _kids(self, nid: str | None, doc: str) -> list[str]:
+        if nid is None:
+            index = self.space.a.index if doc == self.doc_a else self.space.b.index
+            return [x for x in index if self.corpus.provs[x].kind == "law"]
+        index = self.space.a.index if doc == self.doc_a else self.space.b.index
+        return [c for c in self.corpus.provs[nid].children if c in index]
+
+    def _line_up(self, pa: str | None, pb: str | None) -> None:
+        ca, cb = self._kids(pa, self.doc_a), self._kids(pb, self.doc_b)
+        ca = [a for a in ca if a not in self.match]
+        cb = [b for b in cb if b not in self.taken]
+        if not ca or not cb:
+            return
+        fit = np.array([[self.fit(a, b) for b in cb] for a in ca]) - calibration.THETA
+        seq = set(monotone_pairs(fit))
+        asg = set(assigned_pairs(fit))
+        chosen = {}
+        for i, j in seq:
+            chosen[i] = (j, "both" if (i, j) in asg else "sequence")
+        for i, j in asg - seq:
+            # a crossing pair wins only if it beats what the sequence gave both ends
+            rival_i = fit[i, chosen[i][0]] if i in chosen else 0.0
+            owner = next((k for k, (jj, _) in chosen.items() if jj == j), None)
+            rival_j = fit[owner, j] if owner is not None else 0.0
+            if fit[i, j] >= max(rival_i, rival_j) + calibration.SWAP_MARGIN:
+                if owner is not None:
+                    del chosen[owner]
+                chosen[i] = (j, "swap")
+        for i, (j, how) in sorted(chosen.items()):
+            a, b = ca[i], cb[j]
+            if a in self.match or b in self.taken:
+                continue
+            self._take(a, b, how)
+        for i, (j, _) in sorted(chosen.items()):
+            a, b = ca[i], cb[j]
+            if self.match.get(a) == b:
+                self._line_up(a, b)
+
+    def _take(self, a: str, b: str, how: str) -> None:
+        self.match[a] = b
+        self.taken[b] = a
+        self.how[a] = how
+
+    def _search(self, a: str) -> None:
+        """Look for a partner of an unmatched provision in the whole other book."""
+        best = [b for b in self.space.top(a, CANDIDATES) if b not in self.taken]
+        if not best:
+            return
+        b = best[0]
+        back = [x for x in self.space.top_rev(b, CANDIDATES) if x not in self.match]
+        if not back or back[0] != a:
+            return
+        rival = max((self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)),
+                    default=0.0)  # fmt: skip
+        if self.fit(a, b) - rival < calibration.SEARCH_MARGIN:
+            return
+        if self.fit(a, b) < calibration.THETA:
+            return
+        self._take(a, b, "search")
+        self._line_up(a, b)
+
+    def _refine(self) -> None:
+        """The most specific counterpart: a provision without sub-provisions matched to
+        one with them takes the sub-provision that says the same (1997 12B, one
+        paragraph, is 2007 12B2, not all of 12B), and the reverse."""
+        for a, b in list(self.match.items()):
+            ka, kb = self._kids(a, self.doc_a), self._kids(b, self.doc_b)
+            if not ka and kb:
+                best = max(((self.fit(a, c), c) for c in kb if c not in self.taken),
+                           default=None)  # fmt: skip
+                if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
+                    del self.taken[b]
+                    self._take(a, best[1], self.how[a])
+            elif ka and not kb:
+                best = max(((self.fit(c, b), c) for c in ka if c not in self.match),
+                           default=None)  # fmt: skip
+                if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
+                    del self.match[a]
+                    self.how.pop(a, None)
+                    self._take(best[1], b, "refined")
+
+    # -- probability -----------------------------------------------------------------
+
+    def _margins(self, a: str, b: str) -> tuple[float, float]:
+        mine = self.fit(a, b)
+        row = max((self.fit(a, x) for x in self.space.top(a, CANDIDATES)
+                   if not _related(self.corpus, x, b)), default=0.0)  # fmt: skip
+        col = max((self.fit(x, b) for x in self.space.top_rev(b, CANDIDATES)
+                   if not _related(self.corpus, x, a)), default=0.0)  # fmt: skip
+        return mine - row, mine - col
 
     def _parent_match(self, a: str, b: str) -> bool | None:
         parent = self.corpus.provs[a].parent
@@ -104,111 +253,80 @@ class PairMatcher:
         key = (a, b)
         if key not in self.cache:
             f = features(self.space, self.corpus, a, b, self._parent_match(a, b))
-            f["margin"] = self._margin(a, b, f["lex"])
+            f["margin_row"], f["margin_col"] = self._margins(a, b)
+            how = self.how.get(a) if self.match.get(a) == b else None
+            f["sequence"] = float(how in ("both", "sequence"))
+            f["agree"] = float(how == "both")
+            f["search"] = float(how == "search")
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
 
-    def _margin(self, a: str, b: str, lex: float) -> float:
-        """How much better ``b`` fits ``a`` than the best rival of ``b`` that is neither
-        ``b``'s ancestor nor its descendant (siblings and the rest of the book), and
-        than the best rival of ``a`` on the other side."""
-        best = 0.0
-        for other in self.space.top(a, CANDIDATES):
-            if not _related(self.corpus, other, b):
-                best = max(best, sum(self.space.lexical(a, other)) / 2)
-        for other in self.space.top_rev(b, CANDIDATES):
-            if not _related(self.corpus, other, a):
-                best = max(best, sum(self.space.lexical(other, b)) / 2)
-        return lex - best
-
     def candidates(self, a: str) -> list[str]:
-        """The label twin first, then the most similar provisions of the other book."""
+        """The label twin, the match, and the most similar provisions of the other book."""
         out = []
         twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
-        if twin is not None and twin in self.space.b.index:
-            out.append(twin)
-        parent = self.corpus.provs[a].parent
-        if parent in self.match:
-            for c in self.corpus.provs[self.match[parent]].children:
-                if c not in out and c in self.space.b.index:
-                    out.append(c)
-        for b in self.space.top(a, CANDIDATES):
-            if b not in out:
-                out.append(b)
+        for x in (self.match.get(a), twin, *self.space.top(a, 3)):
+            if x is not None and x in self.space.b.index and x not in out:
+                out.append(x)
         return out
 
+    # -- run -------------------------------------------------------------------------
+
     def run(self) -> dict[str, Decision]:
-        """Decide every provision with text, laws first."""
-        provs = [self.corpus.provs[nid] for nid in self.space.a.ids]
+        """Match top down, search the rest, then decide every provision with text."""
+        self._line_up(None, None)
         for level in LEVELS:
-            pending = [p.id for p in provs if p.kind == level]
-            self._decide_level(pending)
+            for a in self.space.a.ids:
+                if self.corpus.provs[a].kind == level and a not in self.match:
+                    self._search(a)
+        self._refine()
+        for a in self.space.a.ids:
+            for b in self.candidates(a):
+                self.prob(a, b)
+            self._decide(a)
         return self.decisions
 
-    def _decide_level(self, pending: list[str]) -> None:
-        wishes: dict[str, list[tuple[float, str, dict]]] = {}
-        for a in pending:
-            scored = sorted(((*self.prob(a, b), b) for b in self.candidates(a)),
-                            key=lambda x: -x[0])  # fmt: skip
-            wishes[a] = [(p, b, f) for p, f, b in scored]
-        # identity first: a twin that is clearly the best keeps its label partner
-        order = sorted(pending, key=lambda a: -self._choice(a, wishes[a])[0])
-        for a in order:
-            self._settle(a, wishes[a])
-
-    def _choice(self, a: str, wishes: list[tuple[float, str, dict]]) -> tuple[float, str | None]:
-        """The best free candidate, the label twin first unless another beats it by
-        :data:`calibration.MARGIN` (a nearly identical twin is never beaten)."""
+    def _decide(self, a: str) -> None:
         twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
-        free = [(p, b, f) for p, b, f in wishes if b not in self.taken]
-        if not free:
-            return 0.0, None
-        mine = next(((p, f) for p, b, f in free if b == twin), None)
-        if mine is None:
-            return free[0][0], free[0][1]
-        if mine[1]["lex_min"] >= calibration.IDENTICAL:
-            return mine[0], twin
-        other = next(((p, b) for p, b, _ in free if b != twin), None)
-        if other is not None and other[0] >= mine[0] + calibration.MARGIN:
-            return other
-        return mine[0], twin
-
-    def _settle(self, a: str, wishes: list[tuple[float, str, dict]]) -> None:
-        twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
-        twin_p = next((p for p, b, _ in wishes if b == twin), None)
-        p, b = self._choice(a, wishes)
-        feats = next((f for q, c, f in wishes if c == b), {})
-        closest = next(((q, c) for q, c, _ in wishes if c not in self.taken), (None, None))
-        d = Decision(a, None, "none", p, feats, twin, twin_p, closest[1], closest[0])
-        if b is not None and p >= calibration.SHOW:
-            same_law = law_of(self.corpus.provs[a].label) == law_of(self.corpus.provs[b].label)
-            if b == twin:
-                d.relation = "same"
-            else:
-                d.relation = "renumbered" if same_law else "moved"
-            d.b = b
-            self.match[a] = b
-            self.taken[b] = a
-        elif b is not None and b == twin and p >= calibration.PARTIAL:
-            d.b = b
-            d.relation = "partial"
+        twin = twin if twin in self.space.b.index else None
+        twin_p = self.prob(a, twin)[0] if twin else None
+        b = self.match.get(a)
+        cands = sorted(((self.prob(a, x)[0], x) for x in self.candidates(a)), reverse=True)
+        closest = cands[0] if cands else (None, None)
+        d = Decision(a, None, "none", 0.0, {}, twin, twin_p, closest[1], closest[0])
+        if b is not None:
+            p, f = self.prob(a, b)
+            d.p, d.feats = p, f
+            if p >= calibration.SHOW:
+                d.b = b
+                if b == twin:
+                    d.relation = "same"
+                else:
+                    same_law = law_of(self.corpus.provs[a].label) == law_of(
+                        self.corpus.provs[b].label)  # fmt: skip
+                    d.relation = "renumbered" if same_law else "moved"
+        if d.b is None and twin is not None and twin not in self.taken or (
+            d.b is None and twin is not None and self.taken.get(twin) == a
+        ):
+            p, f = self.prob(a, twin)
+            if f["lex"] >= calibration.PARTIAL_LEX:
+                d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
 
 
 def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str]]]:
     """Provisions left without an equivalent whose content is spread over several
-    provisions of the other book that are themselves left over (or only partly
-    matched): ``(a, [b1, b2, ...])`` in document order."""
+    provisions of the other book that are themselves left over: ``(a, [b1, b2, ...])``."""
     out = []
     space = matcher.space
     for a, d in matcher.decisions.items():
-        if d.relation not in ("none", "partial"):
+        if d.relation != "none":
             continue
         parts = []
         for b in space.top(a, CANDIDATES):
             if b in matcher.taken or any(_related(corpus, b, x) for x in parts):
                 continue
-            ab, ba = space.lexical(a, b)
+            _ab, ba = space.lexical(a, b)
             if ba >= calibration.SPLIT_PART and space.length_z(a, b) > 1.0:
                 parts.append(b)
         if len(parts) >= 2:

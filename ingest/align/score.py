@@ -28,7 +28,10 @@ from .lexicon import Bags, Lexicon
 
 TOP = 10
 """Best matches precomputed per provision (enough for every caller's ``k``)."""
-MIN_P = 0.05
+MIN_P = 0.1
+CARRY_IDF_POWER = 0.0
+SYMMETRIC = True
+"""How strongly the carried vector is re-weighted by the target language's IDF."""
 """Translation probabilities below this are ignored when carrying a vector across."""
 
 
@@ -78,9 +81,15 @@ def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(sparse.diags(1 / norms) @ m)
 
 
-def _carry(lex_matrix: sparse.csr_matrix) -> sparse.csr_matrix:
-    """The translation matrix without NULL and without improbable translations."""
+def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None):
+    """The translation matrix without NULL and without improbable translations.
+
+    With ``back`` (the other direction's matrix), each entry is the geometric mean of
+    t(b|a) and t(a|b), so a word that many words spread a little probability to (an
+    article, a preposition) is not taken for their translation."""
     m = lex_matrix.tocsr(copy=True)
+    if back is not None and SYMMETRIC:
+        m = sparse.csr_matrix(m.multiply(back.T.tocsr())).sqrt()
     m.data[m.data < MIN_P] = 0
     m.eliminate_zeros()
     m = m.tolil()
@@ -171,8 +180,10 @@ def pair_space(
     t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
     sa = doc_space(corpus, bags, doc_a, vocab_a, idf.get(lang_a, {}))
     sb = doc_space(corpus, bags, doc_b, vocab_b, idf.get(lang_b, {}))
-    ab = _cosines(sa.vectors @ _carry(t_ab), sb.vectors)
-    ba = _cosines(sb.vectors @ _carry(t_ba), sa.vectors).T
+    ab = _cosines(sa.vectors @ _carry(t_ab, t_ba) @ _weights(vocab_b, idf.get(lang_b, {})),
+                  sb.vectors)  # fmt: skip
+    ba = _cosines(sb.vectors @ _carry(t_ba, t_ab) @ _weights(vocab_a, idf.get(lang_a, {})),
+                  sa.vectors).T  # fmt: skip
     if lang_a == lang_b:
         every: dict[str, int] = {}
         for d in (doc_a, doc_b):
@@ -193,6 +204,16 @@ def pair_space(
     med = float(np.median(ratios)) if ratios else 0.0
     mad = float(np.median(np.abs(np.array(ratios) - med))) if ratios else 0.2
     return PairSpace(sa, sb, ab, ba, med, mad, fps)
+
+
+def _weights(vocab: dict[str, int], idf: dict[str, float]) -> sparse.dia_matrix:
+    """The IDF of each word of ``vocab`` as a diagonal matrix: a vector carried into a
+    language is weighted like that language's own vectors, so the function words that
+    every word spreads some probability to count for little."""
+    w = np.ones(len(vocab))
+    for word, j in vocab.items():
+        w[j] = idf.get(word, 1.0)
+    return sparse.diags(w ** CARRY_IDF_POWER)
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
@@ -240,3 +261,97 @@ def features(
         "length": min(space.length_z(a, b), 6.0) / 6.0,
         "anchors": sum(anchors) / len(anchors) if anchors else 0.5,
     }
+
+
+def _bag_matrix(vocab: dict[str, int], bags: list[list[str]], idf: dict[str, float]):
+    rows, cols, vals = [], [], []
+    for i, toks in enumerate(bags):
+        counts: dict[str, int] = {}
+        for w in toks:
+            if w in vocab:
+                counts[w] = counts.get(w, 0) + 1
+        for w, c in counts.items():
+            rows.append(i)
+            cols.append(vocab[w])
+            vals.append((1 + math.log(c)) * idf.get(w, 1.0))
+    m = sparse.csr_matrix((vals, (rows, cols)), shape=(len(bags), len(vocab)))
+    return _normalise(m)
+
+
+def bag_similarity(
+    lex: Lexicon, idf: dict[str, dict[str, float]], lang_x: str, lang_y: str,
+    xs: list[list[str]], ys: list[list[str]],
+) -> np.ndarray:  # fmt: skip
+    """Lexical similarity (mean of both directions) of token lists ``xs`` (language
+    ``lang_x``) with ``ys``: a matrix of shape (len(xs), len(ys))."""
+    flip = lex.lang_a != lang_x
+    vx, vy = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
+    t_xy, t_yx = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
+    mx = _bag_matrix(vx, xs, idf.get(lang_x, {}))
+    my = _bag_matrix(vy, ys, idf.get(lang_y, {}))
+    xy = _cosines(mx @ _carry(t_xy, t_yx), my)
+    yx = _cosines(my @ _carry(t_yx, t_xy), mx).T
+    out = (xy + yx) / 2
+    if lang_x == lang_y:
+        every: dict[str, int] = {}
+        for toks in (*xs, *ys):
+            for w in toks:
+                every.setdefault(w, len(every))
+        direct = (_bag_matrix(every, xs, idf.get(lang_x, {}))
+                  @ _bag_matrix(every, ys, idf.get(lang_y, {})).T).toarray()  # fmt: skip
+        out = np.maximum(out, direct)
+    return out
+
+
+EXPAND_ROUNDS = 1
+"""Rounds of relearning the lexicon from the mutually most similar provisions."""
+EXPAND_MIN = 0.3
+"""Lexical similarity from which two provisions without sub-provisions that are each
+other's best match are taken as parallel text for the next round (dev-set tuned)."""
+
+
+def expand_lexicons(corpus: Corpus, bags: Bags, lexicons: dict, idf: dict) -> dict:
+    """Bootstrap beyond the label pairs: align whole books with the current lexicon,
+    keep the pairs that are each other's best match (wherever they sit: a renumbered
+    or moved provision included), add them to the confident label pairs and relearn."""
+    from .lexicon import (
+        BOOTSTRAP_KEEP,
+        label_training_pairs,
+        language_pairs,
+        learn,
+        pair_similarities,
+    )
+
+    for _ in range(EXPAND_ROUNDS):
+        out = {}
+        for (la, lb), doc_pairs in language_pairs(corpus).items():
+            lex = lexicons[(la, lb)]
+            train = [p for da, db in doc_pairs
+                     for p in label_training_pairs(corpus, bags, da, db, None)]  # fmt: skip
+            sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in train])
+            keep = [p for p, s in zip(train, sims, strict=True) if s >= BOOTSTRAP_KEEP]
+            seen = set(keep)
+            for da, db in doc_pairs:
+                space = pair_space(corpus, bags, lex, idf, da, db, {})
+                for a, b in _mutual_leaves(corpus, bags, space):
+                    if corpus.docs[corpus.provs[a].doc].language != la:
+                        a, b = b, a
+                    if (a, b) not in seen:
+                        seen.add((a, b))
+                        keep.append((a, b))
+            out[(la, lb)] = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in keep])
+        lexicons = out
+    return lexicons
+
+
+def _mutual_leaves(corpus: Corpus, bags: Bags, space: PairSpace) -> list[tuple[str, str]]:
+    def leaves(ids):
+        return [i for i, x in enumerate(ids) if bags.tokens.get(x) and not corpus.provs[x].children]
+
+    la, lb = leaves(space.a.ids), leaves(space.b.ids)
+    if not la or not lb:
+        return []
+    sub = ((space.ab + space.ba) / 2)[np.ix_(la, lb)]
+    rows, cols = sub.argmax(axis=1), sub.argmax(axis=0)
+    return [(space.a.ids[la[i]], space.b.ids[lb[j]]) for i, j in enumerate(rows)
+            if cols[j] == i and sub[i, j] >= EXPAND_MIN]  # fmt: skip
