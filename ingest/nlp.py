@@ -152,6 +152,12 @@ def sentences(lang: str, text: str) -> list[str]:
     return [s.text.strip() for s in pipeline(lang, lemmas=False)(text).sents if s.text.strip()]
 
 
+def sentences_many(lang: str, texts: list[str]) -> list[list[str]]:
+    """:func:`sentences` of many texts at once (one spaCy batch)."""
+    nlp = pipeline(lang, lemmas=False)
+    return [[s.text.strip() for s in doc.sents if s.text.strip()] for doc in nlp.pipe(texts)]
+
+
 def lemmas(lang: str, text: str) -> list[str]:
     """Return the folded lemmas of the word tokens of ``text``."""
     return [t.lemma_ for t in pipeline(lang)(text) if t.is_alpha]

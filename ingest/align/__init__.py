@@ -39,7 +39,7 @@ from .lexicon import (
 from .match import PairMatcher, Row, split_rows
 from .query import EQUIVALENT, aligned, alignments, equivalent, topic_candidates
 from .score import bag_similarity, expand_lexicons, pair_space
-from .sentences import sentence_pairs, sentence_rows, write_sentences
+from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
 from .topics import topic_rows
 
 __all__ = [
@@ -91,6 +91,7 @@ def align_corpus(con: sqlite3.Connection) -> Alignment:
     lexicons = expand_lexicons(corpus, bags, learn_all(corpus, bags), idf)
     fps = fingerprints(con, corpus)
     out = Alignment(corpus, lexicons)
+    splitter = Splitter()
     for doc_a, doc_b in corpus.doc_pairs():
         langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
         lex = lexicons[langs]
@@ -101,7 +102,7 @@ def align_corpus(con: sqlite3.Connection) -> Alignment:
         rows += _definition_rows(corpus, doc_a, doc_b)
         out.matchers[(doc_a, doc_b)] = matcher
         out.rows[(doc_a, doc_b)] = rows
-        out.sentences += _sentences(corpus, lex, space, rows)
+        out.sentences += _sentences(corpus, lex, space, rows, splitter)
     for (doc_a, doc_b), rows in out.rows.items():
         langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
         rows += _title_rows(corpus, lexicons[langs], idf, doc_a, doc_b, out.rows)
@@ -153,18 +154,18 @@ def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
     return out
 
 
-def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row]) -> list[tuple]:
+def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -> list[tuple]:
     """Aligned sentences of the own texts of every pair shown as equivalent."""
     out = []
     ratio = math.exp(space.log_ratio)
-    for r in rows:
-        if r.flagged or r.relation not in EQUIVALENT:
-            continue
+    shown = [r for r in rows if not r.flagged and r.relation in EQUIVALENT
+             and corpus.provs[r.a].text and corpus.provs[r.b].text]  # fmt: skip
+    splitter.prime([(x, corpus.docs[corpus.provs[x].doc].language, corpus.provs[x].text)
+                    for r in shown for x in (r.a, r.b)])  # fmt: skip
+    for r in shown:
         pa, pb = corpus.provs[r.a], corpus.provs[r.b]
-        if not pa.text or not pb.text:
-            continue
         la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
-        out += sentence_rows(r.a, r.b, pa.text, pb.text, la, lb, lex, ratio)
+        out += sentence_rows(r.a, r.b, pa.text, pb.text, la, lb, lex, ratio, splitter)
     return out
 
 

@@ -17,7 +17,7 @@ from .score import PairSpace
 TERMS = 8
 """Matched term pairs kept per row."""
 MIN_TERM_P = 0.1
-RARE = 40
+RARE = 20
 """Only the rarest words of a provision are looked at (the telling ones)."""
 MIN_IDF = 2.5
 """Words found in more than about one provision in eleven are not shown as evidence."""
@@ -31,37 +31,24 @@ def matched_terms(
     A term of ``a`` is matched to the term of ``b`` it most probably translates to (in
     either direction of the lexicon); rare words (high IDF) come first.
     """
-    lang_a, lang_b = (
-        corpus.docs[corpus.provs[a].doc].language,
-        corpus.docs[corpus.provs[b].doc].language,
-    )
-    flip = lex.lang_a != lang_a
-    vocab_a, vocab_b = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
-    t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
-    t_ba_cols = lex.columns(t_ba)
+    lang_a = corpus.docs[corpus.provs[a].doc].language
+    lang_b = corpus.docs[corpus.provs[b].doc].language
+    trans = lex.both_ways(reverse=lex.lang_a != lang_a)
     weights = idf.get(lang_a, {})
     words_a = {w for d in corpus.descendants(a) for w in bags.tokens.get(d, ())}
     words_a = set(sorted(words_a, key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
     words_b = {w for d in corpus.descendants(b) for w in bags.tokens.get(d, ())}
-    ids_b = {vocab_b[w]: w for w in words_b if w in vocab_b}
     scored = []
     for wa in words_a:
-        i = vocab_a.get(wa)
-        if i is None:
+        if len(wa) <= 2 or weights.get(wa, 0.0) < MIN_IDF:
             continue
-        best = (0.0, "")
-        row = slice(t_ab.indptr[i], t_ab.indptr[i + 1])
-        for j, p in zip(t_ab.indices[row], t_ab.data[row], strict=True):
-            if j in ids_b and p > best[0]:
-                best = (float(p), ids_b[j])
-        col = slice(t_ba_cols.indptr[i], t_ba_cols.indptr[i + 1])
-        for j, p in zip(t_ba_cols.indices[col], t_ba_cols.data[col], strict=True):
-            if j in ids_b and p > best[0]:
-                best = (float(p), ids_b[j])
-        if lang_a == lang_b and wa in words_b and best[0] < 1.0:
+        if lang_a == lang_b and wa in words_b:
             best = (1.0, wa)
-        if best[0] >= MIN_TERM_P and len(wa) > 2 and weights.get(wa, 0.0) >= MIN_IDF:
-            scored.append((idf.get(lang_a, {}).get(wa, 1.0) * best[0], wa, best[1], best[0]))
+        else:
+            best = max(((p, wb) for wb, p in trans.get(wa, {}).items() if wb in words_b),
+                       default=(0.0, ""))  # fmt: skip
+        if best[0] >= MIN_TERM_P:
+            scored.append((weights.get(wa, 1.0) * best[0], wa, best[1], best[0]))
     scored.sort(key=lambda x: (-x[0], x[1]))
     sa, sb = bags.surface.get(lang_a, {}), bags.surface.get(lang_b, {})
     return [[sa.get(wa, wa), sb.get(wb, wb), round(p, 2)] for _s, wa, wb, p in scored[:TERMS]]

@@ -42,7 +42,7 @@ CREATE INDEX lexicon_a ON lexicon(lang_a, word_a);
 CREATE INDEX lexicon_b ON lexicon(lang_b, word_b);
 """
 
-ITERATIONS = 8
+ITERATIONS = 6
 """EM iterations of IBM Model 1 per round."""
 KEEP = 0.02
 """Translation probabilities below this are not kept (in the store or the matrices)."""
@@ -102,6 +102,41 @@ class Lexicon:
     """t(a | b), rows: words of ``lang_b``, columns: words of ``lang_a``."""
     pairs_used: int = 0
     _columns: dict = field(default_factory=dict, repr=False)
+
+    def likely(self, reverse: bool) -> dict[str, frozenset]:
+        """Each word's likely translations (t >= :data:`LIKELY`), cached: ``lang_a`` words
+        to ``lang_b`` words, or the reverse."""
+        key = ("likely", reverse)
+        if key not in self._columns:
+            src, tgt, m = ((self.vocab_b, self.vocab_a, self.ba) if reverse
+                           else (self.vocab_a, self.vocab_b, self.ab))  # fmt: skip
+            words = list(tgt)
+            out = {}
+            for w, i in src.items():
+                row = slice(m.indptr[i], m.indptr[i + 1])
+                pairs = zip(m.indices[row], m.data[row], strict=True)
+                out[w] = frozenset(words[j] for j, p in pairs if p >= LIKELY)
+            self._columns[key] = out
+        return self._columns[key]
+
+    def both_ways(self, reverse: bool) -> dict[str, dict[str, float]]:
+        """Each word's translations with the larger of t(b|a) and t(a|b) (cached):
+        ``lang_a`` words to ``lang_b`` words, or the reverse."""
+        key = ("both", reverse)
+        if key not in self._columns:
+            out: dict[str, dict[str, float]] = {}
+            fwd, back = (self.ba, self.ab) if reverse else (self.ab, self.ba)
+            src, tgt = (self.vocab_b, self.vocab_a) if reverse else (self.vocab_a, self.vocab_b)
+            words_s, words_t = list(src), list(tgt)
+            f, b = fwd.tocoo(), back.tocoo()
+            for i, j, p in zip(f.row, f.col, f.data, strict=True):
+                d = out.setdefault(words_s[i], {})
+                d[words_t[j]] = max(d.get(words_t[j], 0.0), float(p))
+            for j, i, p in zip(b.row, b.col, b.data, strict=True):
+                d = out.setdefault(words_s[i], {})
+                d[words_t[j]] = max(d.get(words_t[j], 0.0), float(p))
+            self._columns[key] = out
+        return self._columns[key]
 
     def columns(self, m: sparse.csr_matrix) -> sparse.csc_matrix:
         """``m`` (``ab`` or ``ba``) in column-major form, cached."""
@@ -164,9 +199,11 @@ def _index(vocab: dict[str, int], words: list[str]) -> np.ndarray:
 
 
 def learn(
-    lang_a: str, lang_b: str, pairs: list[tuple[list[str], list[str]]], iterations: int = ITERATIONS
-) -> Lexicon:
+    lang_a: str, lang_b: str, pairs: list[tuple[list[str], list[str]]],
+    iterations: int | None = None,
+) -> Lexicon:  # fmt: skip
     """Learn t(b|a) and t(a|b) from token lists of parallel provisions."""
+    iterations = ITERATIONS if iterations is None else iterations
     vocab_a: dict[str, int] = {NULL: 0}
     vocab_b: dict[str, int] = {NULL: 0}
     idx = []
@@ -231,23 +268,13 @@ def own_similarity(lex: Lexicon, ta: list[str], tb: list[str]) -> float:
     both directions): the hunalign dictionary score on one pair of token lists."""
     if not ta or not tb:
         return 0.0
-    return (_covered(lex.ab, lex.vocab_a, lex.vocab_b, ta, tb)
-            + _covered(lex.ba, lex.vocab_b, lex.vocab_a, tb, ta)) / 2  # fmt: skip
+    return (_covered(lex.likely(False), ta, set(tb))
+            + _covered(lex.likely(True), tb, set(ta))) / 2  # fmt: skip
 
 
-def _covered(m, vocab_src, vocab_tgt, src: list[str], tgt: list[str]) -> float:
-    tgt_ids = {vocab_tgt[w] for w in tgt if w in vocab_tgt}
-    hit = 0
-    for w in src:
-        i = vocab_src.get(w)
-        if i is None:
-            continue
-        row = slice(m.indptr[i], m.indptr[i + 1])
-        if any(
-            j in tgt_ids and p >= LIKELY for j, p in zip(m.indices[row], m.data[row], strict=True)
-        ):
-            hit += 1
-    return hit / len(src)
+def _covered(likely: dict[str, frozenset], src: list[str], tgt: set[str]) -> float:
+    empty: frozenset = frozenset()
+    return sum(1 for w in src if not likely.get(w, empty).isdisjoint(tgt)) / len(src)
 
 
 def _counts(vocab: dict[str, int], lists: list[list[str]]) -> sparse.csr_matrix:

@@ -126,6 +126,7 @@ class PairMatcher:
         self.space = space
         self.doc_a, self.doc_b = space.a.doc, space.b.doc
         self.lex = (space.ab + space.ba) / 2
+        self.fits = self._fit_matrix()
         self.match: dict[str, str] = {}
         self.taken: dict[str, str] = {}
         self.how: dict[str, str] = {}
@@ -139,12 +140,25 @@ class PairMatcher:
         i, j = self.space.a.index.get(a), self.space.b.index.get(b)
         return 0.0 if i is None or j is None else float(self.lex[i, j])
 
+    def _fit_matrix(self) -> np.ndarray:
+        """:meth:`fit` of every pair at once."""
+        sa, sb, space = self.space.a, self.space.b, self.space
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.log(sb.lengths[None, :] / sa.lengths[:, None])
+        z = np.abs(ratio - space.log_ratio) / max(space.log_spread, 0.05)
+        z = np.where(np.isfinite(z), np.minimum(z, 6.0), 6.0) / 6.0
+        fits = self.lex - calibration.LENGTH_PENALTY * z
+        labels_b = {self.corpus.provs[b].label: j for j, b in enumerate(sb.ids)}
+        for i, a in enumerate(sa.ids):
+            j = labels_b.get(self.corpus.provs[a].label)
+            if j is not None:
+                fits[i, j] += calibration.IDENTITY
+        return fits
+
     def fit(self, a: str, b: str) -> float:
         """Lexical similarity with the label bonus and the length penalty."""
-        pa, pb = self.corpus.provs[a], self.corpus.provs[b]
-        z = min(self.space.length_z(a, b), 6.0) / 6.0
-        bonus = calibration.IDENTITY if pa.label == pb.label else 0.0
-        return self.lexical(a, b) + bonus - calibration.LENGTH_PENALTY * z
+        i, j = self.space.a.index.get(a), self.space.b.index.get(b)
+        return 0.0 if i is None or j is None else float(self.fits[i, j])
 
     # -- structure -------------------------------------------------------------------
 

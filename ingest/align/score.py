@@ -51,27 +51,33 @@ class DocSpace:
 def doc_space(
     corpus: Corpus, bags: Bags, doc: str, vocab: dict[str, int], idf: dict[str, float]
 ) -> DocSpace:
-    """Vectors of every provision with text of ``doc`` over ``vocab``."""
+    """Vectors of every provision with text of ``doc`` over ``vocab`` (sparse products:
+    own-text counts, summed over each provision's subtree by a descendant matrix)."""
     ids = [nid for nid in corpus.by_label[doc].values() if corpus.provs[nid].has_text]
     index = {nid: i for i, nid in enumerate(ids)}
     weight = np.ones(len(vocab))
     for w, j in vocab.items():
         weight[j] = idf.get(w, 1.0)
-    rows, cols, vals = [], [], []
-    lengths = np.zeros(len(ids))
+    rows, cols = [], []
     for i, nid in enumerate(ids):
-        counts: dict[int, int] = {}
+        for w in bags.tokens.get(nid, ()):
+            j = vocab.get(w)
+            if j is not None:
+                rows.append(i)
+                cols.append(j)
+    own = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ids), len(vocab)))
+    d_rows, d_cols = [], []
+    for i, nid in enumerate(ids):
         for d in corpus.descendants(nid):
-            for w in bags.tokens.get(d, ()):
-                j = vocab.get(w)
-                if j is not None:
-                    counts[j] = counts.get(j, 0) + 1
-        lengths[i] = len(corpus.subtree_text(nid))
-        for j, c in counts.items():
-            rows.append(i)
-            cols.append(j)
-            vals.append((1 + math.log(c)) * weight[j])
-    m = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ids), len(vocab)))
+            k = index.get(d)
+            if k is not None:
+                d_rows.append(i)
+                d_cols.append(k)
+    below = sparse.csr_matrix((np.ones(len(d_rows)), (d_rows, d_cols)), shape=(len(ids),) * 2)
+    counts = (below @ own).tocsr()
+    counts.data = 1 + np.log(counts.data)
+    m = sparse.csr_matrix(counts @ sparse.diags(weight))
+    lengths = np.array([len(corpus.subtree_text(nid)) for nid in ids], dtype=float)
     return DocSpace(doc, ids, index, _normalise(m), lengths)
 
 

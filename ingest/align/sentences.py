@@ -12,6 +12,7 @@ ratio) minus a reward for the words that translate to each other (the learned le
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 
 from .. import nlp
@@ -43,12 +44,17 @@ def _length_cost(la: int, lb: int, ratio: float) -> float:
 
 
 def align_sentences(
-    sa: list[str], sb: list[str], lang_a: str, lang_b: str, lex: Lexicon, ratio: float = 1.0
-) -> list[tuple[list[int], list[int], float]]:
-    """Beads ``(indices in sa, indices in sb, lexical similarity)`` in order."""
+    sa: list[str], sb: list[str], lang_a: str, lang_b: str, lex: Lexicon, ratio: float = 1.0,
+    ta: list[list[str]] | None = None, tb: list[list[str]] | None = None,
+) -> list[tuple[list[int], list[int], float]]:  # fmt: skip
+    """Beads ``(indices in sa, indices in sb, lexical similarity)`` in order.
+
+    ``ta``/``tb`` are the sentences' lemma tokens when the caller has them already."""
     flip = lex.lang_a != lang_a
-    ta = [tokens(lang_a, s) for s in sa]
-    tb = [tokens(lang_b, s) for s in sb]
+    if len(sa) == 1 and len(sb) == 1:
+        return [([0], [0], 1.0)]
+    ta = ta if ta is not None else [tokens(lang_a, s) for s in sa]
+    tb = tb if tb is not None else [tokens(lang_b, s) for s in sb]
 
     def sim(i0, i1, j0, j1) -> float:
         xa = [w for t in ta[i0:i1] for w in t]
@@ -90,16 +96,64 @@ def align_sentences(
     return beads[::-1]
 
 
+class Splitter:
+    """Sentences and their lemma tokens per provision, computed once."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str, tuple[list[str], list[list[str]]]] = {}
+
+    def prime(self, items: list[tuple[str, str, str]]) -> None:
+        """Split many ``(node id, language, text)`` at once (one spaCy batch per language)."""
+        todo: dict[str, list[tuple[str, str]]] = {}
+        for nid, lang, text in items:
+            if nid in self.cache:
+                continue
+            text = text.strip()
+            if not text or not _INNER_END.search(text):
+                self._put(nid, lang, [text] if text else [])
+            else:
+                todo.setdefault(lang, []).append((nid, text))
+        for lang, pairs in todo.items():
+            done = nlp.sentences_many(lang, [t for _, t in pairs])
+            for (nid, _), sents in zip(pairs, done, strict=True):
+                self._put(nid, lang, sents)
+
+    def _put(self, nid: str, lang: str, sents: list[str]) -> None:
+        self.cache[nid] = (sents, [tokens(lang, x) for x in sents])
+
+    def get(self, node_id: str, lang: str, text: str) -> tuple[list[str], list[list[str]]]:
+        if node_id not in self.cache:
+            self.prime([(node_id, lang, text)])
+        return self.cache[node_id]
+
+
+_INNER_END = re.compile(r"[.!?;:]\s+\S")
+
+
+def split(lang: str, text: str) -> list[str]:
+    """Sentences of ``text``: the language pipeline's sentencizer, skipped when no
+    punctuation inside the text could end a sentence."""
+    text = text.strip()
+    if not text:
+        return []
+    if not _INNER_END.search(text):
+        return [text]
+    return nlp.sentences(lang, text)
+
+
 def sentence_rows(
     a: str, b: str, text_a: str, text_b: str, lang_a: str, lang_b: str, lex: Lexicon,
-    ratio: float = 1.0,
+    ratio: float = 1.0, splitter: Splitter | None = None,
 ) -> list[tuple]:  # fmt: skip
     """``sentence_pairs`` rows of one pair of provisions (empty if either has no text)."""
-    sa, sb = nlp.sentences(lang_a, text_a), nlp.sentences(lang_b, text_b)
+    splitter = splitter or Splitter()
+    sa, ta = splitter.get(a, lang_a, text_a)
+    sb, tb = splitter.get(b, lang_b, text_b)
     if not sa or not sb:
         return []
     rows = []
-    for n, (ia, ib, s) in enumerate(align_sentences(sa, sb, lang_a, lang_b, lex, ratio)):
+    beads = align_sentences(sa, sb, lang_a, lang_b, lex, ratio, ta, tb)
+    for n, (ia, ib, s) in enumerate(beads):
         rows.append((a, b, n, f"{len(ia)}-{len(ib)}", " ".join(sa[i] for i in ia),
                      " ".join(sb[j] for j in ib), round(s, 3)))  # fmt: skip
     return rows
