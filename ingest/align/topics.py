@@ -40,6 +40,10 @@ NONE_BELOW = 0.2
 """A topic whose best law scores below this gets ``none`` (dev-set tuned)."""
 W_TITLE, W_BODY, W_HINT = 0.45, 0.4, 0.15
 """Weights of heading match, body cosine and glossary hints (dev-set tuned)."""
+PART_P = 0.01
+"""Significance a part of the book must reach to count as a code of the laws."""
+PART_MIN = 8
+"""Parts with fewer topics are too short to judge by their order (they are kept)."""
 WBF_LAW = re.compile(r"^\d+$")
 HEADING_KINDS = ("law", "section", "subsection")
 
@@ -78,6 +82,7 @@ def topic_rows(
     idf = _idf(profiles)
     vecs = {law: _tfidf(c, idf) for law, c in profiles.items()}
     out: dict[str, list[Row]] = {}
+    ranked: dict[str, dict[str, list]] = {}
     for topic_id in corpus.topics:
         head, body = topic_head.get(topic_id, Counter()), topic_body.get(topic_id, Counter())
         if not head and not body:
@@ -90,10 +95,18 @@ def topic_rows(
                     continue
                 scored.append(_score(head, vec, lvec, headings.get(law_id, Counter()),
                                      hints, idf, law_id))  # fmt: skip
-            if not scored:
+            if scored:
+                scored.sort(key=lambda s: (-s[0], _law_number(s[1])))
+                ranked.setdefault(doc, {})[topic_id] = scored
+    for doc, by_topic in ranked.items():
+        outside = _outside_the_laws(corpus, by_topic)
+        rows = out.setdefault(doc, [])
+        for topic_id, scored in by_topic.items():
+            if topic_id in outside:
+                score, law_id, ev = scored[0]
+                ev["why"] = outside[topic_id]
+                rows.append(Row(topic_id, law_id, "topic", round(score, 4), 1, ev, "none"))
                 continue
-            scored.sort(key=lambda s: (-s[0], _law_number(s[1])))
-            rows = out.setdefault(doc, [])
             if scored[0][0] < NONE_BELOW:
                 score, law_id, ev = scored[0]
                 ev["why"] = (f"No law regulates this topic reliably: the closest, Law "
@@ -103,6 +116,45 @@ def topic_rows(
             for rank, (score, law_id, ev) in enumerate(scored[:TOP], start=1):
                 ev["rank"] = rank
                 rows.append(Row(topic_id, law_id, "topic", round(score, 4), 0, ev, "topic"))
+    return out
+
+
+def _part(corpus: Corpus, topic_id: str) -> str:
+    """The top-level part of the book a topic belongs to."""
+    root, parent = topic_id, corpus.topics[topic_id].parent
+    while parent in corpus.topics:
+        root, parent = parent, corpus.topics[parent].parent
+    return root
+
+
+def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, str]:
+    """Topics of the parts of the book that are not a code of the laws, with the reason.
+
+    A part that states rules follows the order of the laws, as every code of the game
+    does (cards, shuffle, deal, auction, play, revokes, claims, scoring): the numbers of
+    its topics' best laws rise with the topics' order. A part whose best laws show no
+    significant rank correlation with its order (Kendall's tau, p >= :data:`PART_P`) is
+    advice, such as a bidding system, which the laws do not regulate.
+    """
+    from scipy.stats import kendalltau
+
+    parts: dict[str, list[str]] = {}
+    for topic_id in corpus.topics:
+        if topic_id in by_topic:
+            parts.setdefault(_part(corpus, topic_id), []).append(topic_id)
+    out = {}
+    for part, topics in parts.items():
+        if len(topics) < PART_MIN:
+            continue
+        best = [_law_number(by_topic[t][0][1]) for t in topics]
+        tau, p = kendalltau(range(len(best)), best)
+        if tau > 0 and p < PART_P:
+            continue
+        title = corpus.topics[part].title
+        why = (f"No law regulates this: the part of the book it belongs to ({title}) does "
+               f"not follow the order of the laws (Kendall's tau {tau:.2f}, p = {p:.2f}) as "
+               f"a code of the game does; it gives advice the laws leave to the players.")  # fmt: skip
+        out.update(dict.fromkeys(topics, why))
     return out
 
 
