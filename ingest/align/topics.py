@@ -153,7 +153,7 @@ def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, st
         title = corpus.topics[part].title
         why = (f"No law regulates this: the part of the book it belongs to ({title}) does "
                f"not follow the order of the laws (Kendall's tau {tau:.2f}, p = {p:.2f}) as "
-               f"a code of the game does; it gives advice the laws leave to the players.")  # fmt: skip
+               f"a code of the game does: it gives advice the laws leave to players.")  # fmt: skip
         out.update(dict.fromkeys(topics, why))
     return out
 
