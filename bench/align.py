@@ -80,7 +80,7 @@ def report(con: sqlite3.Connection, pairs: list[dict], topics: list[dict], mista
 
 
 def _features(con: sqlite3.Connection, pairs: list[dict]):
-    """Signals and truth of every candidate pair the matcher scored for a dev entry."""
+    """Signals and truth of the pairs the matcher chose for the dev entries' provisions."""
     from ingest.align import align_corpus
 
     result = align_corpus(con)
@@ -97,8 +97,8 @@ def _features(con: sqlite3.Connection, pairs: list[dict]):
             continue
         for (x, y), (_p, f) in matcher.cache.items():
             mine, other = (y, x) if flip else (x, y)
-            if mine != a:
-                continue
+            if mine != a or matcher.match.get(x) != y:
+                continue  # the model decides whether to show the matcher's choice
             truth = judge(e, other)
             if truth is None:
                 continue

@@ -24,7 +24,7 @@ from .query import GraphQueryError
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 TOPIC_CANDIDATES = 5
 CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
-FLAGGED = "same label, but the content alignment contradicts it"
+FLAGGED = "same label, but not the same rule: no reliable equivalent of the reference here"
 
 
 class CompareError(GraphQueryError):
@@ -41,7 +41,8 @@ def _align():
         from ingest import align
     except ImportError:  # pragma: no cover - the package is part of the project
         return None
-    return align if hasattr(align, "equivalent") and hasattr(align, "aligned") else None
+    wanted = ("equivalent", "aligned", "sentence_pairs")
+    return align if all(hasattr(align, x) for x in wanted) else None
 
 
 def _cell(row: sqlite3.Row) -> dict:
@@ -119,8 +120,17 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                        "reason": f"the content alignment pairs {ref} with {eq}",
                        "evidence": link.get("evidence")}  # fmt: skip
                 row = eq_row
-            elif row is not None and links.get(row["id"], {}).get("flagged"):
-                via = {"from": ref, "flagged": True, "reason": FLAGGED}
+            elif row is not None and (links.get(row["id"], {}).get("flagged")
+                                      or (links and row["id"] not in links)):  # fmt: skip
+                own = align.equivalent(con, row["id"], ref.split("/", 1)[0])
+                why = (links.get(row["id"], {}).get("evidence") or {}).get("why")
+                via = {"from": ref, "flagged": True, "reason": FLAGGED, "why": why,
+                       "counterpart": own}  # fmt: skip
+                if own:
+                    rel = next((x["relation"] for x in align.aligned(con, row["id"])
+                                if x["id"] == own), "")  # fmt: skip
+                    via["reason"] = (f"not the same rule as {ref}: {row['id']} is {own} "
+                                     f"({rel}) there")  # fmt: skip
         if row is not None:
             versions[d] = _cell(row) | ({"via": via} if via else {})
         elif requested:
@@ -232,6 +242,25 @@ def _attach(con, ids: list[str]) -> list[dict]:
     return out
 
 
+def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dict]:
+    """Aligned sentences of the row's reference cell with each other cell:
+    ``[{"a", "b", "doc_a", "doc_b", "sentences": [{"bead","a","b","score"}...]}]``."""
+    align = _align()
+    first = cells.get(lead) if lead else None
+    first = first or next((c for c in cells.values() if c), None)
+    if align is None or first is None:
+        return []
+    out = []
+    for doc, cell in cells.items():
+        if cell is None or cell["id"] == first["id"]:
+            continue
+        beads = align.sentence_pairs(con, first["id"], cell["id"])
+        if beads:
+            out.append({"a": first["id"], "b": cell["id"], "doc_a": first["doc"], "doc_b": doc,
+                        "sentences": beads})  # fmt: skip
+    return out
+
+
 def _topics(con, ids: list[str]) -> list[dict]:
     """Best Estonian topic candidates for a law (from the topic alignment rows)."""
     if not ids or not store.has_table(con, "alignments"):
@@ -239,7 +268,8 @@ def _topics(con, ids: list[str]) -> list[dict]:
     marks = ",".join("?" * len(ids))
     rows = con.execute(
         f"SELECT a.a, a.b, a.score, n.title FROM alignments a LEFT JOIN nodes n ON n.id = a.a "
-        f"WHERE a.relation = 'topic' AND a.b IN ({marks}) ORDER BY a.score DESC, a.a",
+        f"WHERE a.relation = 'topic' AND a.flagged = 0 AND a.b IN ({marks}) "
+        f"ORDER BY a.score DESC, a.a",
         ids,
     ).fetchall()
     out, seen = [], set()
@@ -281,9 +311,11 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
     if not any(v.get("id") for v in versions.values()):
         where = f"any of {', '.join(docs)}" if docs else "any document"
         raise ProvisionNotFound(f"no provision {canon} in {where}")
-    rows = _line_up(con, versions, ref.split("/", 1)[0] if ref else None)
+    lead = ref.split("/", 1)[0] if ref else None
+    rows = _line_up(con, versions, lead)
     for row in rows:
         row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
+        row["sentences"] = _sentences(con, row["cells"], lead)
     version_ids = [v["id"] for v in versions.values() if v.get("id")]
     scores = []
     if store.has_table(con, "divergence_scores") and version_ids:

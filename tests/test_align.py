@@ -25,7 +25,7 @@ def run(*args, db):
 
 def test_stage_writes_rows_for_every_pair(con):
     stats = store.stage_stats(con, "align")
-    assert stats["rows"] > 2000 and stats["flagged"] > 0
+    assert stats["rows"] > 2000
     pairs = {(r[0], r[1]) for r in con.execute("SELECT DISTINCT doc_a, doc_b FROM alignments")}
     law_docs = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
     for i, a in enumerate(law_docs):

@@ -12,20 +12,21 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -2.44,
-    "lex": 0.18,
-    "lex_min": 0.61,
-    "margin_row": 1.79,
-    "margin_col": 3.32,
+    "bias": -1.80,
+    "lex": 0.69,
+    "lex_min": 0.91,
+    "margin_row": 2.09,
+    "margin_col": 2.48,
     "same_label": 0.00,
-    "same_law": 0.62,
-    "in_parent": 0.07,
-    "length": -2.06,
-    "anchors": 0.75,
-    "sequence": 0.36,
-    "agree": 1.74,
-    "search": 1.86,
+    "same_law": 0.20,
+    "in_parent": 0.46,
+    "length": -1.88,
+    "anchors": 1.25,
+    "sequence": 0.00,
+    "agree": 0.91,
+    "search": 0.62,
     "same_kind": 0.00,
+    "swap": 1.29,
 }
 """Logistic weights (dev-set fit)."""
 
@@ -45,7 +46,7 @@ SPECIFIC = 0.02
 counterpart."""
 PARTIAL_LEX = 0.3
 """A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
-SHOW = 0.5
+SHOW = 0.6
 """A pair is shown as equivalent from this probability on."""
 PARTIAL = 0.2
 """A same-label pair between this and :data:`SHOW` is shown as ``partial`` (rewritten)."""

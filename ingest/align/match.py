@@ -272,6 +272,7 @@ class PairMatcher:
             f["sequence"] = float(how in ("both", "sequence"))
             f["agree"] = float(how == "both")
             f["search"] = float(how == "search")
+            f["swap"] = float(how == "swap")
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
 
