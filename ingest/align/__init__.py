@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing as mp
+import os
 import sqlite3
 import time
 from collections import Counter
@@ -36,7 +38,7 @@ from .lexicon import (
     tokens,
     write_lexicons,
 )
-from .match import PairMatcher, Row, split_rows
+from .match import PairMatcher, Row, bridges, split_rows
 from .query import EQUIVALENT, aligned, alignments, equivalent, topic_candidates
 from .score import bag_similarity, expand_lexicons, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
@@ -82,31 +84,76 @@ class Alignment:
     sentences: list[tuple] = field(default_factory=list)
 
 
-def align_corpus(con: sqlite3.Connection) -> Alignment:
+def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     """Learn the lexicon and decide the equivalents of every pair of law documents
-    (reads nodes, citations and glossary hits of the store; writes nothing)."""
+    (reads nodes, citations and glossary hits of the store; writes nothing).
+
+    Args:
+        workers: processes that decide the pairs of books (forked, so they share what
+            was computed before; with 1 the matchers are kept on the result for study).
+    """
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
     idf = idf_weights(corpus, bags)
     lexicons = expand_lexicons(corpus, bags, learn_all(corpus, bags), idf)
     fps = fingerprints(con, corpus)
     out = Alignment(corpus, lexicons)
-    splitter = Splitter()
-    for doc_a, doc_b in corpus.doc_pairs():
-        langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
-        lex = lexicons[langs]
-        space = pair_space(corpus, bags, lex, idf, doc_a, doc_b, fps)
-        matcher = PairMatcher(corpus, space)
-        matcher.run()
-        rows = _decision_rows(corpus, bags, lex, idf, space, matcher)
-        rows += _definition_rows(corpus, doc_a, doc_b)
-        out.matchers[(doc_a, doc_b)] = matcher
-        out.rows[(doc_a, doc_b)] = rows
-        out.sentences += _sentences(corpus, lex, space, rows, splitter)
+    global _SHARED
+    pairs = corpus.doc_pairs()
+    _SHARED = (corpus, bags, lexicons, idf, fps, {})
+    try:
+        first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
+        _SHARED = (corpus, bags, lexicons, idf, fps, bridges(first, corpus.law_docs()))
+        done = _map(_decide_pair, pairs, workers)
+    finally:
+        _SHARED = None
+    for pair, (rows, sentences, matcher) in zip(pairs, done, strict=True):
+        out.rows[pair] = rows
+        out.sentences += sentences
+        if matcher is not None:
+            out.matchers[pair] = matcher
     for (doc_a, doc_b), rows in out.rows.items():
         langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
         rows += _title_rows(corpus, lexicons[langs], idf, doc_a, doc_b, out.rows)
     return out
+
+
+_SHARED: tuple | None = None
+"""What the pair workers read (set just before they are forked)."""
+
+
+def _map(fn, pairs: list[tuple[str, str]], workers: int) -> list:
+    """``fn`` over the pairs of books, in forked worker processes when ``workers`` > 1."""
+    if workers > 1 and len(pairs) > 1 and "fork" in mp.get_all_start_methods():
+        with mp.get_context("fork").Pool(min(workers, len(pairs))) as pool:
+            return pool.map(fn, pairs, chunksize=1)
+    return [fn(p, keep=True) if fn is _decide_pair else fn(p) for p in pairs]
+
+
+def _space(pair: tuple[str, str]):
+    assert _SHARED is not None
+    corpus, bags, lexicons, idf, fps, _reach = _SHARED
+    doc_a, doc_b = pair
+    langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
+    return lexicons[langs], pair_space(corpus, bags, lexicons[langs], idf, doc_a, doc_b, fps)
+
+
+def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
+    """The first, structural pass over one pair of books (feeds the bridges)."""
+    _lex, space = _space(pair)
+    return PairMatcher(_SHARED[0], space).line_up()
+
+
+def _decide_pair(pair: tuple[str, str], keep: bool = False):
+    """Rows and aligned sentences of one pair of books (and its matcher if ``keep``)."""
+    corpus, bags, _lexicons, idf, _fps, reach = _SHARED
+    lex, space = _space(pair)
+    matcher = PairMatcher(corpus, space, reach.get(pair, {}))
+    matcher.run()
+    rows = _decision_rows(corpus, bags, lex, idf, space, matcher)
+    rows += _definition_rows(corpus, *pair)
+    sentences = _sentences(corpus, lex, space, rows, Splitter())
+    return rows, sentences, matcher if keep else None
 
 
 def align_stage(con: sqlite3.Connection) -> dict:
@@ -118,7 +165,7 @@ def align_stage(con: sqlite3.Connection) -> dict:
     """
     started = time.perf_counter()
     con.executescript(SCHEMA)
-    result = align_corpus(con)
+    result = align_corpus(con, workers=os.cpu_count() or 1)
     lex_rows = write_lexicons(con, result.lexicons)
     write_sentences(con, result.sentences)
     counts: Counter = Counter()

@@ -12,21 +12,21 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -1.80,
-    "lex": 0.69,
-    "lex_min": 0.91,
-    "margin_row": 2.09,
-    "margin_col": 2.48,
+    "bias": -1.99,
+    "lex": 0.81,
+    "lex_min": 1.00,
+    "margin_row": 2.41,
+    "margin_col": 2.11,
     "same_label": 0.00,
-    "same_law": 0.20,
-    "in_parent": 0.46,
-    "length": -1.88,
-    "anchors": 1.25,
+    "same_law": 0.24,
+    "in_parent": 0.55,
+    "length": -1.93,
+    "anchors": 1.21,
     "sequence": 0.00,
-    "agree": 0.91,
+    "agree": 0.83,
     "search": 0.62,
     "same_kind": 0.00,
-    "swap": 1.29,
+    "swap": 1.34,
 }
 """Logistic weights (dev-set fit)."""
 
@@ -41,6 +41,8 @@ SWAP_MARGIN = 0.05
 """A crossing pair must beat the order-keeping ones by this much."""
 SEARCH_MARGIN = 0.05
 """A pair found in the whole book must beat the next candidate by this much."""
+BRIDGE = 0.05
+"""Bonus in the line-up for a pair that a third book connects (A -> C -> B)."""
 SPECIFIC = 0.02
 """A sub-provision within this much of its parent's similarity is the more specific
 counterpart."""

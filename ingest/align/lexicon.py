@@ -45,12 +45,19 @@ CREATE INDEX lexicon_b ON lexicon(lang_b, word_b);
 ITERATIONS = 6
 """EM iterations of IBM Model 1 per round."""
 KEEP = 0.02
-"""Translation probabilities below this are not kept (in the store or the matrices)."""
+"""Translation probabilities below this are not kept in the matrices."""
+STORE = 0.05
+"""Word pairs below this probability in both directions are not written to the store."""
 NULL = "<null>"
 LIKELY = 0.1
 """A translation at least this probable counts as a dictionary entry (hunalign style)."""
+MAX_PRODUCT = 5_000
+"""Pairs with more token combinations than this are left out of learning: very long
+provisions teach little per combination and cost the most (tuned on the dev set)."""
 MAX_RATIO = 3.0
 """A training pair whose token counts differ more than this many times is left out."""
+LABEL_ROUNDS = 1
+"""Rounds learned from label pairs alone before the whole-book bootstrap."""
 BOOTSTRAP_KEEP = 0.25
 """Second round: a same-label pair is kept for learning when its lexical similarity
 (both directions) is at least this; tuned on the alignment dev set."""
@@ -212,6 +219,8 @@ def learn(
             continue
         if max(len(ta), len(tb)) > MAX_RATIO * min(len(ta), len(tb)) + 3:
             continue
+        if len(ta) * len(tb) > MAX_PRODUCT:
+            continue
         idx.append((_index(vocab_a, ta), _index(vocab_b, tb)))
     ab = _ibm1(idx, len(vocab_a), len(vocab_b), iterations)
     ba = _ibm1([(b, a) for a, b in idx], len(vocab_b), len(vocab_a), iterations)
@@ -307,7 +316,9 @@ def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) ->
 
 
 def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
-    """Two-round bootstrapped lexicons for every language pair of the corpus."""
+    """First lexicons for every language pair of the corpus, from the label pairs of
+    structurally unchanged laws (then, if :data:`LABEL_ROUNDS` asks for it, again from
+    every label pair they confirm; :func:`.score.expand_lexicons` does that and more)."""
     out = {}
     for (la, lb), doc_pairs in language_pairs(corpus).items():
         first = []
@@ -315,6 +326,9 @@ def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
             laws = unchanged_laws(corpus, doc_a, doc_b)
             first += label_training_pairs(corpus, bags, doc_a, doc_b, laws)
         lex = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in first])
+        if LABEL_ROUNDS < 2:
+            out[(la, lb)] = lex
+            continue
         candidates = [
             pair for doc_a, doc_b in doc_pairs
             for pair in label_training_pairs(corpus, bags, doc_a, doc_b, None)
@@ -328,28 +342,27 @@ def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
 
 
 def write_lexicons(con: sqlite3.Connection, lexicons: dict[tuple[str, str], Lexicon]) -> int:
-    """Write the ``lexicon`` table; returns the number of rows."""
+    """Write the ``lexicon`` table (pairs with a probability of at least :data:`STORE` in
+    either direction); returns the number of rows."""
     con.executescript(SCHEMA)
-    rows = []
+    total = 0
     for lex in lexicons.values():
-        words_a = list(lex.vocab_a)
-        words_b = list(lex.vocab_b)
-        ab = lex.ab.tocoo()
-        ba = lex.ba.T.tocoo()  # rows: words of lang_a, like ab
-        both = sparse.csr_matrix(
-            (np.ones(ab.nnz + ba.nnz), (np.concatenate((ab.row, ba.row)),
-                                         np.concatenate((ab.col, ba.col)))),
-            shape=ab.shape,
-        ).tocoo()  # fmt: skip
-        fwd, rev = lex.ab.tocsr(), lex.ba.T.tocsr()
-        p_ab = np.asarray(fwd[both.row, both.col]).ravel()
-        p_ba = np.asarray(rev[both.row, both.col]).ravel()
-        for i, j, x, y in zip(both.row, both.col, p_ab, p_ba, strict=True):
-            if i and j:
-                rows.append((lex.lang_a, lex.lang_b, words_a[i], words_b[j],
-                             round(float(x), 4), round(float(y), 4)))  # fmt: skip
-    con.executemany("INSERT INTO lexicon VALUES (?,?,?,?,?,?)", rows)
-    return len(rows)
+        words_a = np.array(list(lex.vocab_a), dtype=object)
+        words_b = np.array(list(lex.vocab_b), dtype=object)
+        fwd = lex.ab.tocsr()
+        rev = lex.ba.T.tocsr()  # rows: words of lang_a, like ab
+        both = (fwd.maximum(rev)).tocoo()
+        keep = (both.data >= STORE) & (both.row > 0) & (both.col > 0)
+        rows, cols = both.row[keep], both.col[keep]
+        p_ab = np.asarray(fwd[rows, cols]).ravel().round(4)
+        p_ba = np.asarray(rev[rows, cols]).ravel().round(4)
+        con.executemany(
+            "INSERT INTO lexicon VALUES (?,?,?,?,?,?)",
+            zip([lex.lang_a] * len(rows), [lex.lang_b] * len(rows), words_a[rows].tolist(),
+                words_b[cols].tolist(), p_ab.tolist(), p_ba.tolist(), strict=True),
+        )  # fmt: skip
+        total += len(rows)
+    return total
 
 
 def idf_weights(corpus: Corpus, bags: Bags) -> dict[str, dict[str, float]]:

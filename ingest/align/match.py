@@ -121,10 +121,15 @@ def assigned_pairs(score: np.ndarray) -> list[tuple[int, int]]:
 class PairMatcher:
     """Matches the provisions of ``space.a.doc`` to those of ``space.b.doc``."""
 
-    def __init__(self, corpus: Corpus, space: PairSpace):
+    def __init__(
+        self, corpus: Corpus, space: PairSpace, bridges: dict[str, set[str]] | None = None
+    ):
+        """``bridges``: for provisions of ``doc_a``, where their counterparts in third
+        books are matched to in ``doc_b`` (a first pass over every pair of books)."""
         self.corpus = corpus
         self.space = space
         self.doc_a, self.doc_b = space.a.doc, space.b.doc
+        self.bridges = bridges
         self.lex = (space.ab + space.ba) / 2
         self.fits = self._fit_matrix()
         self.match: dict[str, str] = {}
@@ -148,6 +153,12 @@ class PairMatcher:
         z = np.abs(ratio - space.log_ratio) / max(space.log_spread, 0.05)
         z = np.where(np.isfinite(z), np.minimum(z, 6.0), 6.0) / 6.0
         fits = self.lex - calibration.LENGTH_PENALTY * z
+        for a, targets in (self.bridges or {}).items():
+            i = sa.index.get(a)
+            for b in targets:
+                j = sb.index.get(b)
+                if i is not None and j is not None:
+                    fits[i, j] += calibration.BRIDGE
         labels_b = {self.corpus.provs[b].label: j for j, b in enumerate(sb.ids)}
         for i, a in enumerate(sa.ids):
             j = labels_b.get(self.corpus.provs[a].label)
@@ -273,6 +284,8 @@ class PairMatcher:
             f["agree"] = float(how == "both")
             f["search"] = float(how == "search")
             f["swap"] = float(how == "swap")
+            reached = (self.bridges or {}).get(a)
+            f["bridge"] = 0.5 if not reached else float(b in reached)
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
 
@@ -280,7 +293,7 @@ class PairMatcher:
         """The label twin, the match, and the most similar provisions of the other book."""
         out = []
         twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
-        for x in (self.match.get(a), twin, *self.space.top(a, 3)):
+        for x in (self.match.get(a), twin, *self.space.top(a, 2)):
             if x is not None and x in self.space.b.index and x not in out:
                 out.append(x)
         return out
@@ -289,12 +302,21 @@ class PairMatcher:
 
     def run(self) -> dict[str, Decision]:
         """Match top down, search the rest, then decide every provision with text."""
+        self.line_up()
+        return self.decide()
+
+    def line_up(self) -> dict[str, str]:
+        """The structural matching alone: ``{provision of doc_a: provision of doc_b}``."""
         self._line_up(None, None)
         for level in LEVELS:
             for a in self.space.a.ids:
                 if self.corpus.provs[a].kind == level and a not in self.match:
                     self._search(a)
         self._refine()
+        return self.match
+
+    def decide(self) -> dict[str, Decision]:
+        """Score and decide every provision with text (after :meth:`line_up`)."""
         for a in self.space.a.ids:
             for b in self.candidates(a):
                 self.prob(a, b)
@@ -346,4 +368,31 @@ def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str
                 parts.append(b)
         if len(parts) >= 2:
             out.append((a, parts))
+    return out
+
+
+def bridges(
+    matches: dict[tuple[str, str], dict[str, str]], docs: list[str]
+) -> dict[tuple[str, str], dict[str, set[str]]]:
+    """For every ordered pair of books (A, B), where A's provisions arrive in B through
+    a third book C (A's match in C, then that one's match in B)."""
+    def oriented(x: str, y: str) -> dict[str, str]:
+        if (x, y) in matches:
+            return matches[(x, y)]
+        return {b: a for a, b in matches.get((y, x), {}).items()}
+
+    out: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for a_doc in docs:
+        for b_doc in docs:
+            if a_doc == b_doc:
+                continue
+            reach: dict[str, set[str]] = {}
+            for c_doc in docs:
+                if c_doc in (a_doc, b_doc):
+                    continue
+                ac, cb = oriented(a_doc, c_doc), oriented(c_doc, b_doc)
+                for a, c in ac.items():
+                    if c in cb:
+                        reach.setdefault(a, set()).add(cb[c])
+            out[(a_doc, b_doc)] = reach
     return out

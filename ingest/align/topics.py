@@ -30,6 +30,8 @@ import re
 import sqlite3
 from collections import Counter
 
+import numpy as np
+
 from ..store import has_table
 from .label import Corpus
 from .match import Row
@@ -81,23 +83,46 @@ def topic_rows(
     hints = _hints(con)
     idf = _idf(profiles)
     vecs = {law: _tfidf(c, idf) for law, c in profiles.items()}
-    out: dict[str, list[Row]] = {}
+    concepts = sorted(idf)
+    col = {c: j for j, c in enumerate(concepts)}
     ranked: dict[str, dict[str, list]] = {}
-    for topic_id in corpus.topics:
-        head, body = topic_head.get(topic_id, Counter()), topic_body.get(topic_id, Counter())
-        if not head and not body:
+    topic_ids = [t for t in corpus.topics if topic_head.get(t) or topic_body.get(t)]
+    if not topic_ids:
+        return {}
+    tvec = [_tfidf(topic_head.get(t, Counter()) + topic_body.get(t, Counter()), idf)
+            for t in topic_ids]  # fmt: skip
+    tv = _matrix([{col[c]: v for c, v in x.items() if c in col} for x in tvec], len(col))
+    th = _matrix([{col[c]: idf[c] for c in topic_head.get(t, ()) if c in col}
+                  for t in topic_ids], len(col))  # fmt: skip
+    head_total = th.sum(axis=1)
+    vec_total = tv.sum(axis=1)
+    for doc in corpus.law_docs():
+        law_ids = [x for x in vecs if x.startswith(doc + "/") and x in corpus.provs]
+        if not law_ids:
             continue
-        vec = _tfidf(head + body, idf)
-        for doc in corpus.law_docs():
-            scored = []
-            for law_id, lvec in vecs.items():
-                if not law_id.startswith(doc + "/") or law_id not in corpus.provs:
-                    continue
-                scored.append(_score(head, vec, lvec, headings.get(law_id, Counter()),
-                                     hints, idf, law_id))  # fmt: skip
-            if scored:
-                scored.sort(key=lambda s: (-s[0], _law_number(s[1])))
-                ranked.setdefault(doc, {})[topic_id] = scored
+        lv = _matrix([{col[c]: v for c, v in vecs[x].items() if c in col} for x in law_ids],
+                     len(col))  # fmt: skip
+        lh = _matrix([dict.fromkeys((col[c] for c in headings.get(x, ()) if c in col), 1.0)
+                      for x in law_ids], len(col))  # fmt: skip
+        lhint = _matrix([{col[c]: 1.0 for c in col if x.split("/", 1)[1] in hints.get(c, ())}
+                         for x in law_ids], len(col))  # fmt: skip
+        cosine = tv @ lv.T
+        title = np.divide(th @ lh.T, head_total[:, None], out=np.zeros_like(cosine),
+                          where=head_total[:, None] > 0)  # fmt: skip
+        hint = np.divide(tv @ lhint.T, vec_total[:, None], out=np.zeros_like(cosine),
+                         where=vec_total[:, None] > 0)  # fmt: skip
+        score = W_TITLE * title + W_BODY * cosine + W_HINT * hint
+        numbers = np.array([_law_number(x) for x in law_ids])
+        for i, topic_id in enumerate(topic_ids):
+            order = np.lexsort((numbers, -score[i]))[:TOP]
+            ranked.setdefault(doc, {})[topic_id] = [
+                (float(score[i, j]), law_ids[j],
+                 _evidence(topic_head.get(topic_id, Counter()), tvec[i], vecs[law_ids[j]],
+                           headings.get(law_ids[j], Counter()), hints, law_ids[j], cosine[i, j],
+                           title[i, j], hint[i, j]))
+                for j in order
+            ]  # fmt: skip
+    out: dict[str, list[Row]] = {}
     for doc, by_topic in ranked.items():
         outside = _outside_the_laws(corpus, by_topic)
         rows = out.setdefault(doc, [])
@@ -136,8 +161,6 @@ def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, st
     significant rank correlation with its order (Kendall's tau, p >= :data:`PART_P`) is
     advice, such as a bidding system, which the laws do not regulate.
     """
-    from scipy.stats import kendalltau
-
     parts: dict[str, list[str]] = {}
     for topic_id in corpus.topics:
         if topic_id in by_topic:
@@ -147,7 +170,7 @@ def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, st
         if len(topics) < PART_MIN:
             continue
         best = [_law_number(by_topic[t][0][1]) for t in topics]
-        tau, p = kendalltau(range(len(best)), best)
+        tau, p = kendall(best)
         if tau > 0 and p < PART_P:
             continue
         title = corpus.topics[part].title
@@ -158,20 +181,36 @@ def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, st
     return out
 
 
-def _score(head, vec, lvec, law_heads, hints, idf, law_id) -> tuple[float, str, dict]:
+def kendall(values: list[int]) -> tuple[float, float]:
+    """Kendall's tau-b between the order of ``values`` and the values themselves, and
+    its two-sided p-value (normal approximation with the tie correction; the order has
+    no ties)."""
+    n = len(values)
+    x = np.asarray(values, dtype=float)
+    diff = np.sign(x[None, :] - x[:, None])[np.triu_indices(n, 1)]
+    s = float(diff.sum())
+    pairs = n * (n - 1) / 2
+    ties = Counter(values).values()
+    tied = sum(t * (t - 1) / 2 for t in ties)
+    if pairs == 0 or pairs == tied:
+        return 0.0, 1.0
+    tau = s / math.sqrt(pairs * (pairs - tied))
+    var = (n * (n - 1) * (2 * n + 5) - sum(t * (t - 1) * (2 * t + 5) for t in ties)) / 18
+    z = s / math.sqrt(var) if var > 0 else 0.0
+    return tau, math.erfc(abs(z) / math.sqrt(2))
+
+
+def _evidence(head, vec, lvec, law_heads, hints, law_id, cosine, title, hint) -> dict:
+    """The concepts behind one topic-law score, and a sentence saying so."""
     shared = {c: vec[c] * lvec[c] for c in vec.keys() & lvec.keys()}
-    cosine = sum(shared.values())
-    head_total = sum(idf.get(c, 0.0) for c in head)
     head_hit = sorted(c for c in head if c in law_heads)
-    title = sum(idf.get(c, 0.0) for c in head_hit) / head_total if head_total else 0.0
     law = law_id.split("/", 1)[1]
     hinted = sorted(c for c in vec if law in hints.get(c, ()))
-    hint = sum(vec[c] for c in hinted) / (sum(vec.values()) or 1.0)
-    score = W_TITLE * title + W_BODY * cosine + W_HINT * hint
-    top = sorted(shared, key=lambda c: -shared[c])[:6]
+    top = sorted(shared, key=lambda c: (-shared[c], c))[:6]
     evidence = {
         "law": law, "concepts": top, "heading_concepts": head_hit, "hinted_by": hinted,
-        "cosine": round(cosine, 3), "heading": round(title, 3), "hint": round(hint, 3),
+        "cosine": round(float(cosine), 3), "heading": round(float(title), 3),
+        "hint": round(float(hint), 3),
     }  # fmt: skip
     parts = []
     if head_hit:
@@ -182,7 +221,15 @@ def _score(head, vec, lvec, law_heads, hints, idf, law_id) -> tuple[float, str, 
     if hinted:
         parts.append("the glossary places " + ", ".join(hinted) + f" in Law {law}")
     evidence["why"] = "; ".join(parts) + "." if parts else "Weak match."
-    return score, law_id, evidence
+    return evidence
+
+
+def _matrix(rows: list[dict[int, float]], width: int) -> np.ndarray:
+    out = np.zeros((len(rows), width))
+    for i, row in enumerate(rows):
+        for j, v in row.items():
+            out[i, j] = v
+    return out
 
 
 def _pool(corpus, own, heads, equivalents) -> tuple[dict[str, Counter], dict[str, Counter]]:
