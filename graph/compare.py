@@ -23,6 +23,9 @@ from .query import GraphQueryError
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 TOPIC_CANDIDATES = 5
+LINE_UP = ("same", "renumbered", "moved", "partial")
+"""Alignment relations that put two sub-provisions in one row (a ``partial`` pair, a
+rewritten rule, shares its row and its divergences show what changed)."""
 CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
 FLAGGED = "same label, but not the same rule: no reliable equivalent of the reference here"
 
@@ -167,8 +170,8 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
             if link["id"] in members and link["relation"] != "topic":
                 pair = frozenset((nid, link["id"]))
                 if link["flagged"]:
-                    contradicted.add(pair)
-                else:
+                    contradicted.add(pair)  # judged not equivalent: never one row
+                elif not link["flagged"] and link["relation"] in LINE_UP:
                     links.append((-link["score"], nid, link["id"]))
 
     def join(a: str, b: str) -> bool:

@@ -12,24 +12,29 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -1.99,
-    "lex": 0.81,
-    "lex_min": 1.00,
-    "margin_row": 2.41,
-    "margin_col": 2.11,
+    "bias": -2.10,
+    "lex": 0.67,
+    "lex_min": 0.93,
+    "margin_row": 2.54,
+    "margin_col": 2.00,
     "same_label": 0.00,
-    "same_law": 0.24,
-    "in_parent": 0.55,
-    "length": -1.93,
-    "anchors": 1.21,
+    "same_law": 0.26,
+    "in_parent": 0.46,
+    "length": -1.90,
+    "anchors": 0.88,
     "sequence": 0.00,
-    "agree": 0.83,
-    "search": 0.62,
+    "agree": 0.46,
+    "search": 0.86,
     "same_kind": 0.00,
-    "swap": 1.34,
+    "swap": 0.52,
+    "bridge": 1.06,
+    "island": 0.00,
 }
 """Logistic weights (dev-set fit)."""
 
+SCALE_ANY, SCALE_TWIN = 0.08, 0.6
+"""Where the median similarity of all pairs and of the label twins are put (the values
+two translations give), so that one scale serves every pair of books."""
 THETA = 0.3
 """Similarity (after label bonus and length penalty) below which two provisions are
 better left without a partner than paired."""
@@ -37,6 +42,9 @@ IDENTITY = 0.05
 """Bonus of the same label in the line-up (the label is the prior)."""
 LENGTH_PENALTY = 0.15
 """Similarity taken off for a length ratio six robust deviations from the usual."""
+ISLAND = 0.15
+"""A single provision left between matched neighbours on both sides is paired with its
+counterpart from this similarity on (order makes up for weak wording)."""
 SWAP_MARGIN = 0.05
 """A crossing pair must beat the order-keeping ones by this much."""
 SEARCH_MARGIN = 0.05
@@ -48,7 +56,7 @@ SPECIFIC = 0.02
 counterpart."""
 PARTIAL_LEX = 0.3
 """A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
-SHOW = 0.6
+SHOW = 0.7
 """A pair is shown as equivalent from this probability on."""
 PARTIAL = 0.2
 """A same-label pair between this and :data:`SHOW` is shown as ``partial`` (rewritten)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from .calibration import SHOW
 from .label import Corpus
 from .lexicon import Bags, Lexicon
 from .score import PairSpace
@@ -109,5 +110,9 @@ def why(relation: str, p: float, a_label: str, b_label: str, twin: str | None,
                 f"{p:.0%} likely to be equivalent).")  # fmt: skip
     if relation in ("split", "merged"):
         return "The content of one provision is spread over several provisions of the other book."
+    if p >= SHOW:
+        return (f"No reliable equivalent: the most similar provision ({b_label}) is not where "
+                f"the structure of the two books places this one, and is taken by another "
+                f"(wording alone: lexical similarity {lex:.2f}).")  # fmt: skip
     return (f"No reliable equivalent: the closest provision matches only {p:.0%} "
             f"(lexical similarity {lex:.2f}).")  # fmt: skip

@@ -112,6 +112,19 @@ def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
     return out[::-1]
 
 
+def _islands(chosen: dict[int, tuple[int, str]], m: int, n: int) -> list[tuple[int, int]]:
+    """Single provisions left between two matched neighbours on both sides (a 1-1 bead
+    between anchors, as in sentence alignment): ``(i, j)`` pairs."""
+    anchors = sorted((i, j) for i, (j, _) in chosen.items())
+    if any(b[1] <= a[1] for a, b in zip(anchors, anchors[1:], strict=False)):
+        return []  # crossings: no order to read gaps from
+    out = []
+    for (i1, j1), (i2, j2) in zip([(-1, -1), *anchors], [*anchors, (m, n)], strict=True):
+        if i2 - i1 == 2 and j2 - j1 == 2:
+            out.append((i1 + 1, j1 + 1))
+    return out
+
+
 def assigned_pairs(score: np.ndarray) -> list[tuple[int, int]]:
     """The assignment with the largest summed ``score`` (crossings allowed)."""
     rows, cols = linear_sum_assignment(-score)
@@ -130,7 +143,7 @@ class PairMatcher:
         self.space = space
         self.doc_a, self.doc_b = space.a.doc, space.b.doc
         self.bridges = bridges
-        self.lex = (space.ab + space.ba) / 2
+        self.lex = self._normalised((space.ab + space.ba) / 2)
         self.fits = self._fit_matrix()
         self.match: dict[str, str] = {}
         self.taken: dict[str, str] = {}
@@ -140,6 +153,23 @@ class PairMatcher:
         self.cache: dict[tuple[str, str], tuple[float, dict]] = {}
 
     # -- similarity ------------------------------------------------------------------
+
+    def _normalised(self, lex: np.ndarray) -> np.ndarray:
+        """Similarity on one scale for every pair of books: two books in one language
+        share words outright and score higher than a translation does, so the median of
+        all pairs is mapped to :data:`calibration.SCALE_ANY` and the median of the
+        label twins (mostly true pairs) to :data:`calibration.SCALE_TWIN`."""
+        sa, sb = self.space.a, self.space.b
+        labels = {self.corpus.provs[b].label: j for j, b in enumerate(sb.ids)}
+        twins = [lex[i, labels[self.corpus.provs[a].label]] for i, a in enumerate(sa.ids)
+                 if self.corpus.provs[a].label in labels]  # fmt: skip
+        if len(twins) < 10 or lex.size == 0:
+            return lex
+        low, high = float(np.median(lex)), float(np.median(twins))
+        if high - low < 0.05:
+            return lex
+        scale = (calibration.SCALE_TWIN - calibration.SCALE_ANY) / (high - low)
+        return np.clip(calibration.SCALE_ANY + (lex - low) * scale, 0.0, 1.0)
 
     def lexical(self, a: str, b: str) -> float:
         i, j = self.space.a.index.get(a), self.space.b.index.get(b)
@@ -201,6 +231,9 @@ class PairMatcher:
                 if owner is not None:
                     del chosen[owner]
                 chosen[i] = (j, "swap")
+        for i, j in _islands(chosen, len(ca), len(cb)):
+            if fit[i, j] + calibration.THETA >= calibration.ISLAND:
+                chosen[i] = (j, "island")
         for i, (j, how) in sorted(chosen.items()):
             a, b = ca[i], cb[j]
             if a in self.match or b in self.taken:
@@ -217,12 +250,19 @@ class PairMatcher:
         self.how[a] = how
 
     def _search(self, a: str) -> None:
-        """Look for a partner of an unmatched provision in the whole other book."""
-        best = [b for b in self.space.top(a, CANDIDATES) if b not in self.taken]
+        """Look for a partner of an unmatched provision in the whole other book.
+
+        Not when the other book gives only the title of the provision's law (fi-2007
+        beyond Law 18): its counterpart is most likely in the text that is missing."""
+        law = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].law)
+        if law is not None and not self.corpus.provs[law].has_text:
+            return
+        best = [b for b in self.space.top(a, CANDIDATES) if self._free_for(a, b)]
         if not best:
             return
         b = best[0]
-        back = [x for x in self.space.top_rev(b, CANDIDATES) if x not in self.match]
+        back = [x for x in self.space.top_rev(b, CANDIDATES)
+                if x not in self.match or self.match[x] == b]  # fmt: skip
         if not back or back[0] != a:
             return
         rival = max((self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)),
@@ -231,8 +271,26 @@ class PairMatcher:
             return
         if self.fit(a, b) < calibration.THETA:
             return
+        holder = self.taken.get(b)
+        if holder is not None:  # a weak structural pair gives way (2017 Law 23 to 72C)
+            self._release(holder)
         self._take(a, b, "search")
         self._line_up(a, b)
+
+    def _free_for(self, a: str, b: str) -> bool:
+        """Whether ``b`` is free, or held by a pair that fits clearly worse than ``a``."""
+        holder = self.taken.get(b)
+        if holder is None:
+            return True
+        return self.fit(holder, b) + calibration.SEARCH_MARGIN <= self.fit(a, b)
+
+    def _release(self, a: str) -> None:
+        """Undo the match of ``a`` and of everything matched below it."""
+        for d in self.corpus.descendants(a):
+            b = self.match.pop(d, None)
+            if b is not None:
+                self.taken.pop(b, None)
+                self.how.pop(d, None)
 
     def _refine(self) -> None:
         """The most specific counterpart: a provision without sub-provisions matched to
@@ -284,6 +342,7 @@ class PairMatcher:
             f["agree"] = float(how == "both")
             f["search"] = float(how == "search")
             f["swap"] = float(how == "swap")
+            f["island"] = float(how == "island")
             reached = (self.bridges or {}).get(a)
             f["bridge"] = 0.5 if not reached else float(b in reached)
             self.cache[key] = (calibration.probability(f), f)
