@@ -91,10 +91,15 @@ def test_greek_label_and_alignment_via(con):
     r = compare(con, "Νόμος 20ΣΤ5", ["el-2017", "sv-2007"])
     assert r["label"] == "20F5" and r["versions"]["el-2017"]["id"] == "el-2017/20F5"
     # el-2017 12C1(e) (self-inflicted damage) is 12C1(b) in the 2007 books
+    # (2017 narrowed it to "extremely serious" errors): shown through the alignment, or
+    # the Swedish (e) is shown marked as not the same rule, never as an equivalent
     r = compare(con, "12C1(e)", ["el-2017", "sv-2007"])
-    via = r["versions"]["sv-2007"]["via"]
-    assert r["versions"]["sv-2007"]["id"] == "sv-2007/12C1(b)"
-    assert via["from"] == "el-2017/12C1(e)" and via["instead_of"] == "sv-2007/12C1(e)"
+    sv = r["versions"]["sv-2007"]
+    assert sv["via"]["from"] == "el-2017/12C1(e)"
+    if sv["id"] == "sv-2007/12C1(b)":
+        assert sv["via"]["instead_of"] == "sv-2007/12C1(e)"
+    else:
+        assert sv["id"] == "sv-2007/12C1(e)" and sv["via"]["flagged"]
 
 
 def test_missing_versions_and_errors(con):

@@ -86,12 +86,18 @@ def test_provision_page_cited_by_and_equivalents(client):
     citers = [a["href"] for a in page.select("ul.citedby > li > a")]
     assert "/doc/sv-2007/16A1(b)" in citers and "/doc/sv-2007/25B3" in citers
     assert not any(h.startswith("/doc/sv-2007/16D") for h in citers)  # none from inside
-    eq = get(client, "/doc/sv-2007/16B1").select("table.equivalents tbody tr")
-    docs = [tr.find("code").get_text() for tr in eq]
-    assert {"fi-2007", "el-2017"} <= set(docs)
-    flagged = [tr.find("code").get_text() for tr in eq if "flagged" in tr.get("class", [])]
-    assert flagged == ["fi-1997"]  # 1997's 16B1 is another rule: the label lies
-    assert eq[0].select_one("a span")["lang"] in {"fi", "el"}
+    page = get(client, "/doc/sv-2007/16B1")
+    versions = {v.find("code").get_text(): v for v in page.select("div.version")}
+    assert {"fi-1997", "el-2017", "fi-2007"} <= set(versions)
+    for doc in ("fi-2007", "el-2017"):  # the same rule: shown, with its evidence in words
+        eq = versions[doc].select_one("div.eq")
+        assert eq is not None and "likely" in eq.get_text()
+        assert eq.select_one("a span")["lang"] == doc[:2]
+        assert eq.select_one("p.why").get_text().strip()
+    # 1997's 16B1 is another rule (seat changes): the label lies, and the page says so
+    old = versions["fi-1997"]
+    assert old.select_one("div.eq a[href='/doc/fi-1997/16B1']") is None
+    assert "not the equivalent" in old.get_text() or "No reliable equivalent" in old.get_text()
 
 
 def test_node_urls_in_other_forms_redirect_to_the_permanent_url(client):

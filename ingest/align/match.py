@@ -282,6 +282,8 @@ class PairMatcher:
         holder = self.taken.get(b)
         if holder is None:
             return True
+        if _related(self.corpus, holder, a):
+            return False  # a sub-provision does not take its parent's partner
         return self.fit(holder, b) + calibration.SEARCH_MARGIN <= self.fit(a, b)
 
     def _release(self, a: str) -> None:
@@ -297,6 +299,8 @@ class PairMatcher:
         one with them takes the sub-provision that says the same (1997 12B, one
         paragraph, is 2007 12B2, not all of 12B), and the reverse."""
         for a, b in list(self.match.items()):
+            if "law" in (self.corpus.provs[a].kind, self.corpus.provs[b].kind):
+                continue  # a law stays matched to a law: the book did not divide it
             ka, kb = self._kids(a, self.doc_a), self._kids(b, self.doc_b)
             if not ka and kb:
                 best = max(((self.fit(a, c), c) for c in kb if c not in self.taken),
