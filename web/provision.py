@@ -235,8 +235,9 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "next": nxt,
         "equivalents": equivalents(con, node_id),
         "versions": equivalence_view(con, root) if root["kind"] != "topic" else [],
-        "topics": topics_for(con, root) if root["kind"] in ("law", "section", "subsection",
-                                                             "item", "subitem") else [],
+        "topics": topics_for(con, root)
+        if root["kind"] in ("law", "section", "subsection", "item", "subitem")
+        else [],
         "topic_laws": topic_view(con, root) if root["kind"] == "topic" else [],
         "divergences": node_divergences(con, node_id),
     }

@@ -55,6 +55,7 @@ _NOT_NUMBERS = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 
+
 @dataclass
 class Fingerprint:
     """The anchors of one provision's subtree."""

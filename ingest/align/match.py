@@ -405,8 +405,11 @@ class PairMatcher:
                     same_law = law_of(self.corpus.provs[a].label) == law_of(
                         self.corpus.provs[b].label)  # fmt: skip
                     d.relation = "renumbered" if same_law else "moved"
-        if d.b is None and twin is not None and twin not in self.taken or (
-            d.b is None and twin is not None and self.taken.get(twin) == a
+        if (
+            d.b is None
+            and twin is not None
+            and twin not in self.taken
+            or (d.b is None and twin is not None and self.taken.get(twin) == a)
         ):
             p, f = self.prob(a, twin)
             if f["lex"] >= calibration.PARTIAL_LEX:
@@ -439,6 +442,7 @@ def bridges(
 ) -> dict[tuple[str, str], dict[str, set[str]]]:
     """For every ordered pair of books (A, B), where A's provisions arrive in B through
     a third book C (A's match in C, then that one's match in B)."""
+
     def oriented(x: str, y: str) -> dict[str, str]:
         if (x, y) in matches:
             return matches[(x, y)]

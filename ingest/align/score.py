@@ -219,7 +219,7 @@ def _weights(vocab: dict[str, int], idf: dict[str, float]) -> sparse.dia_matrix:
     w = np.ones(len(vocab))
     for word, j in vocab.items():
         w[j] = idf.get(word, 1.0)
-    return sparse.diags(w ** CARRY_IDF_POWER)
+    return sparse.diags(w**CARRY_IDF_POWER)
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
