@@ -44,6 +44,8 @@ lint: install-test
 
 bench: install-test ingest
 	$(BIN)/python bench/ingest_speed.py
+	$(BIN)/python bench/align_cost.py
+	$(BIN)/python bench/align.py --db $(DB)
 	$(BIN)/python bench/citations.py
 	$(BIN)/python bench/search.py --db $(DB)
 	$(BIN)/python bench/render.py --db $(DB)

@@ -293,9 +293,11 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
 
     Returns:
         ``{"label", "query", "docs", "versions": {doc: cell | None-like}, "rows": [{"key",
-        "depth", "cells": {doc: cell | None}, "gaps", "divergences"}], "divergences",
-        "scores", "topics"}``. A cell is ``{"id","doc","label","kind","title","text",
-        "attrs"}``; a version found through the content alignment has ``via``.
+        "depth", "cells": {doc: cell | None}, "gaps", "divergences", "sentences"}],
+        "divergences", "scores", "topics", "sentences"}``; ``sentences`` pairs the
+        reference version (or row cell) with each other one, sentence by sentence. A
+        cell is ``{"id","doc","label","kind","title","text","attrs"}``; a version found
+        through the content alignment has ``via``.
 
     Raises:
         CompareError: the text is not a label, or a document is unknown.
@@ -334,5 +336,7 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
     return {
         "label": canon, "query": label, "docs": list(versions), "versions": versions,
         "rows": rows, "divergences": _attach(con, version_ids), "scores": scores,
+        "sentences": _sentences(con, {d: v if v.get("id") else None
+                                      for d, v in versions.items()}, lead),
         "topics": _topics(con, laws),
     }  # fmt: skip

@@ -30,6 +30,7 @@ class CompareRow(BaseModel):
     cells: dict[str, dict[str, Any] | None]
     gaps: list[str]
     divergences: list[dict[str, Any]]
+    sentences: list[dict[str, Any]] = []
 
 
 class CompareOut(BaseModel):
@@ -44,6 +45,7 @@ class CompareOut(BaseModel):
     divergences: list[dict[str, Any]]
     scores: list[dict[str, Any]]
     topics: list[dict[str, Any]]
+    sentences: list[dict[str, Any]] = []
 
 
 class DivergenceOut(BaseModel):

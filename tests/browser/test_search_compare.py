@@ -53,14 +53,15 @@ def test_compare_law_16_across_four_documents(page):
     ]  # fmt: skip
     rows = page.locator("table.compare tr.crow")
     assert rows.count() > 20
-    # 16B1(a) exists in the 2007 and 2017 books, not in fi-1997 (a gap there).
-    row = page.locator('tr[id="row-16B1(a)"]')
+    # 16B1(b) (what a logical alternative is) exists in the 2007 and 2017 books, not in
+    # fi-1997 (a gap there).
+    row = page.locator('tr[id="row-16B1(b)"]')
     expect(row).to_be_visible()
     cells = row.locator("td")
     expect(cells.nth(0)).to_have_class("gap")
     for i, lang in ((1, "el"), (2, "fi"), (3, "sv")):
         expect(cells.nth(i)).to_have_attribute("lang", lang)
-        expect(cells.nth(i).locator("a.label")).to_have_text("16B1(a)")
+        expect(cells.nth(i).locator("a.label")).to_have_text("16B1(b)")
     # The sticky header keeps the columns labelled while the rows scroll.
     row.scroll_into_view_if_needed()
     wrap = page.locator(".compare-wrap")
@@ -70,3 +71,40 @@ def test_compare_law_16_across_four_documents(page):
     # Divergences are marked in place.
     assert page.locator("td.diverges").count() > 0
     assert page.locator("tr.dvrow details").count() > 0
+
+
+def test_compare_shows_aligned_sentences(page):
+    page.goto("/compare/1?docs=fi-2007&docs=sv-2007")
+    block = page.locator("tr.srow details.sentences").first
+    expect(block).to_be_visible()
+    expect(block.locator("summary")).to_contain_text("Sentence by sentence")
+    block.locator("summary").click()
+    beads = block.locator("table.sentences tr.bead")
+    assert beads.count() >= 2
+    first = beads.first.locator("td")
+    expect(first.nth(0)).to_have_attribute("lang", "fi")
+    expect(first.nth(1)).to_have_attribute("lang", "sv")
+    expect(first.nth(0)).to_contain_text("52")
+    expect(first.nth(1)).to_contain_text("52")
+
+
+def test_moved_law_in_compare_and_on_the_provision_page(page):
+    page.goto("/compare/23?docs=el-2017&docs=sv-2007")
+    note = page.locator("td.via.flagged p.note")
+    expect(note).to_contain_text("Not equivalent")
+    expect(note.locator("a")).to_have_text("el-2017/72C")
+    note.locator("a").click()
+    page.wait_for_url("**/doc/el-2017/72C")
+    version = page.locator("#in-sv-2007")
+    expect(version.locator(".rel")).to_contain_text("moved")
+    expect(version.locator("p.why")).to_contain_text("likely")
+    expect(version.locator("p.terms")).to_be_visible()
+
+
+def test_estonian_topic_lists_laws_in_every_book_or_none(page):
+    page.goto("/doc/et-1930s/topic/salgamine")
+    for doc in ("fi-1997", "el-2017", "fi-2007", "sv-2007"):
+        block = page.locator("div.version", has=page.locator(f"h3 code:text-is('{doc}')"))
+        expect(block.locator("ol.candidates li").first).to_contain_text("Law 61")
+    page.goto("/doc/et-1930s/topic/culbertsoni-susteem")
+    expect(page.locator("p.none").first).to_contain_text("order of the laws")
