@@ -51,7 +51,7 @@ SEARCH_MARGIN = 0.05
 """A pair found in the whole book must beat the next candidate by this much."""
 BRIDGE = 0.05
 """Bonus in the line-up for a pair that a third book connects (A -> C -> B)."""
-SPECIFIC = 0.02
+SPECIFIC = 0.05
 """A sub-provision within this much of its parent's similarity is the more specific
 counterpart."""
 PARTIAL_LEX = 0.3
@@ -60,7 +60,7 @@ SHOW = 0.7
 """A pair is shown as equivalent from this probability on."""
 PARTIAL = 0.2
 """A same-label pair between this and :data:`SHOW` is shown as ``partial`` (rewritten)."""
-SPLIT_PART = 0.45
+SPLIT_PART = 0.5
 """Similarity of a part (carried into the whole's language) for a ``split``."""
 
 

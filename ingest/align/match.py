@@ -25,6 +25,7 @@ wording changed too much is ``partial``. The relation of a shown pair is ``same`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -419,21 +420,31 @@ class PairMatcher:
 
 def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str]]]:
     """Provisions left without an equivalent whose content is spread over several
-    provisions of the other book that are themselves left over: ``(a, [b1, b2, ...])``."""
+    sibling provisions of the other book that are themselves left over:
+    ``(a, [b1, b2, ...])``. Each part must be well covered by ``a`` (its wording carried
+    into ``a``'s language matches, :data:`calibration.SPLIT_PART`) and the parts together
+    about as long as ``a``."""
     out = []
     space = matcher.space
     for a, d in matcher.decisions.items():
         if d.relation != "none":
             continue
-        parts = []
+        parts: list[str] = []
         for b in space.top(a, CANDIDATES):
             if b in matcher.taken or any(_related(corpus, b, x) for x in parts):
                 continue
+            if parts and corpus.provs[b].parent != corpus.provs[parts[0]].parent:
+                continue
             _ab, ba = space.lexical(a, b)
-            if ba >= calibration.SPLIT_PART and space.length_z(a, b) > 1.0:
+            if ba >= calibration.SPLIT_PART:
                 parts.append(b)
-        if len(parts) >= 2:
-            out.append((a, parts))
+        if len(parts) < 2:
+            continue
+        i = space.a.index[a]
+        total = sum(space.b.lengths[space.b.index[b]] for b in parts)
+        ratio = math.log(total / space.a.lengths[i]) if space.a.lengths[i] and total else 9.0
+        if abs(ratio - space.log_ratio) <= 3 * max(space.log_spread, 0.05):
+            out.append((a, sorted(parts, key=lambda b: space.b.index[b])))
     return out
 
 

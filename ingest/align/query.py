@@ -15,6 +15,9 @@ def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
     d["evidence"] = json.loads(r["evidence"])
     if node_id is not None:
         other = r["b"] if r["a"] == node_id else r["a"]
+        if r["b"] == node_id and d["relation"] in ("split", "merged"):
+            # seen from a part, the provision it shares with its siblings is a merger
+            d["relation"] = "merged" if d["relation"] == "split" else "split"
         doc, _, label = other.partition("/")
         d.update(id=other, doc=doc, label=label)
     return d
