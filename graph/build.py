@@ -16,8 +16,10 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     ``indexes`` (index term -> provision it lists), ``cites`` (provision ->
     provision, one edge per resolved citation, with ``raw``, ``kind`` and ``relative``)
     and ``aligned`` (provision or topic -> its counterpart in another document, one
-    edge per row of the ``alignments`` table, with ``score``, ``method``, ``relation``
-    and ``flagged``: 1 marks a label match the content contradicts).
+    edge per row of the ``alignments`` table but the ``none`` rows, with ``score``,
+    ``method``, ``relation`` (``same``, ``renumbered``, ``moved``, ``split``, ``partial``,
+    ``topic``, or ``not-equivalent`` for a rejected label twin) and ``flagged``: 1 marks
+    a pair that is not an equivalent).
     Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """
     g = nx.MultiDiGraph()
@@ -41,7 +43,9 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
             g.add_edge(c.source, c.target, type="cites", raw=c.raw, kind=c.kind,
                        relative=int(c.relative))  # fmt: skip
     if store.has_table(con, "alignments"):
-        rows = con.execute("SELECT a, b, score, method, relation, flagged FROM alignments")
+        rows = con.execute(  # a ``none`` row names a provision's closest candidate only
+            "SELECT a, b, score, method, relation, flagged FROM alignments WHERE relation != 'none'"
+        )
         for a, b, score, method, relation, flagged in rows:
             if a in g and b in g:
                 g.add_edge(a, b, type="aligned", score=float(score), method=method,

@@ -44,7 +44,7 @@ def _align():
         from ingest import align
     except ImportError:  # pragma: no cover - the package is part of the project
         return None
-    wanted = ("equivalent", "aligned", "sentence_pairs")
+    wanted = ("equivalent", "aligned", "sentence_pairs", "law_topics")
     return align if all(hasattr(align, x) for x in wanted) else None
 
 
@@ -171,7 +171,7 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
                 pair = frozenset((nid, link["id"]))
                 if link["flagged"]:
                     contradicted.add(pair)  # judged not equivalent: never one row
-                elif not link["flagged"] and link["relation"] in LINE_UP:
+                elif link["relation"] in LINE_UP:
                     links.append((-link["score"], nid, link["id"]))
 
     def join(a: str, b: str) -> bool:
@@ -266,21 +266,8 @@ def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dic
 
 def _topics(con, ids: list[str]) -> list[dict]:
     """Best Estonian topic candidates for a law (from the topic alignment rows)."""
-    if not ids or not store.has_table(con, "alignments"):
-        return []
-    marks = ",".join("?" * len(ids))
-    rows = con.execute(
-        f"SELECT a.a, a.b, a.score, n.title FROM alignments a LEFT JOIN nodes n ON n.id = a.a "
-        f"WHERE a.relation = 'topic' AND a.flagged = 0 AND a.b IN ({marks}) "
-        f"ORDER BY a.score DESC, a.a",
-        ids,
-    ).fetchall()
-    out, seen = [], set()
-    for topic, law, score, title in rows:
-        if topic not in seen:
-            seen.add(topic)
-            out.append({"id": topic, "title": title, "law": law, "score": score})
-    return out[:TOPIC_CANDIDATES]
+    align = _align()
+    return align.law_topics(con, ids)[:TOPIC_CANDIDATES] if align else []
 
 
 def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) -> dict:

@@ -316,3 +316,31 @@ def test_cli_aligned_lexicon_sentences(ingested):
     assert r.exit_code != 0 and "unknown document" in r.output and "Traceback" not in r.output
     r = run("aligned", "nonsense", db=db)
     assert r.exit_code != 0 and "Traceback" not in r.output
+
+
+def test_evidence_reads_from_the_side_asked(con):
+    # the row is stored fi-1997 -> sv-2007; seen from sv-2007 its terms, numbers and
+    # length ratio are turned round
+    from_fi = row(con, "fi-1997/16B", "sv-2007/16C")["evidence"]
+    from_sv = row(con, "sv-2007/16C", "fi-1997/16B")["evidence"]
+    assert from_fi["terms"] and [t[:2] for t in from_sv["terms"]] == [
+        [b, a] for a, b, *_ in from_fi["terms"]
+    ]
+    sv_book = " ".join(r[0] for r in con.execute("SELECT lower(text) FROM nodes WHERE doc = ?",
+                                                 ("sv-2007",)))  # fmt: skip
+    assert all(t[0].lower() in sv_book for t in from_sv["terms"])  # Swedish words first
+
+
+def test_a_closest_candidate_is_listed_on_its_own_side_only(con):
+    rows = con.execute("SELECT a, b FROM alignments WHERE relation = 'none' LIMIT 30").fetchall()
+    assert rows
+    for a, b in rows:
+        assert any(r["id"] == b and r["relation"] == "none" for r in aligned(con, a))
+        assert not any(r["id"] == a and r["relation"] == "none" for r in aligned(con, b))
+
+
+def test_lexicon_lookup_of_a_form_with_several_lemmas(client):
+    # "on" is a form of several lemmas (Finnish "olla", Swedish "on"...)
+    r = client.get("/api/lexicon", params={"word": "on"})
+    assert r.status_code == 200 and r.json()["results"]
+    assert client.get("/api/lexicon", params={"word": "ä"}).status_code == 200

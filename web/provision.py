@@ -6,8 +6,6 @@ import json
 import sqlite3
 from collections import defaultdict
 
-from ingest import store
-
 from .features import feature
 
 _SUBTREE = """
@@ -184,16 +182,11 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
 
 def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
     """Estonian topics whose candidate laws include this provision's law (best first)."""
-    if not node.get("law") or not store.has_table(con, "alignments"):
+    from ingest.align import law_topics
+
+    if not node.get("law"):
         return []
-    law_id = f"{node['doc']}/{node['law']}"
-    rows = con.execute(
-        "SELECT a.a, a.score, a.evidence, n.title FROM alignments a JOIN nodes n ON n.id = a.a "
-        "WHERE a.b = ? AND a.editions = 'topic' AND a.relation = 'topic' ORDER BY a.score DESC",
-        (law_id,),
-    ).fetchall()
-    return [{"id": r[0], "score": r[1], "title": r[3], "why": json.loads(r[2]).get("why", ""),
-             "rank": json.loads(r[2]).get("rank")} for r in rows]  # fmt: skip
+    return law_topics(con, [f"{node['doc']}/{node['law']}"])
 
 
 def topic_view(con: sqlite3.Connection, node: dict) -> list[dict]:

@@ -1,4 +1,5 @@
-"""CLI commands: align (``lawgraph aligned``, ``lawgraph alignments``)."""
+"""CLI commands: alignment (``lawgraph aligned``, ``alignments``, ``lexicon``,
+``sentences``, ``tmx``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import click
 
-METHODS = ("label", "content", "label+content", "title", "candidate", "topic")
+from ingest.align import METHODS
 
 
 def _signals(evidence: dict) -> str:
@@ -25,8 +26,7 @@ def register(group: click.Group) -> None:
     """Add this module's commands to the ``lawgraph`` group."""
     from api.cli import DB_OPTION, open_db, resolve_or_fail
     from ingest import store
-    from ingest.align import aligned, alignments, sentence_pairs
-    from ingest.align.query import lexicon_lookup
+    from ingest.align import aligned, alignments, lexicon_lookup, sentence_pairs
 
     @group.command("aligned")
     @DB_OPTION
@@ -125,7 +125,7 @@ def register(group: click.Group) -> None:
                   required=True)  # fmt: skip
     def tmx_cmd(db: Path | None, doc_a: str, doc_b: str, as_csv: bool, output: Path) -> None:
         """Export the aligned sentences of two books as a translation memory (TMX)."""
-        from ingest.align.tmx import TmxError, sentences_csv, tmx_bytes
+        from ingest.align import TmxError, sentences_csv, tmx_bytes
 
         con = open_db(db)
         try:

@@ -1,8 +1,11 @@
 """JSON routes: alignments of provisions across documents.
 
 ``GET /api/nodes/{id}/aligned`` lists a provision's counterparts in the other books
-(best first; flagged label matches last), and ``GET /api/alignments`` lists rows of
-the ``alignments`` table between documents, filtered by method and flag.
+(best first; rejected ones last), ``GET /api/alignments`` lists rows of the
+``alignments`` table between documents, filtered by method and flag, ``GET
+/api/lexicon`` looks a word up in the learned translation lexicon, ``GET
+/api/sentences`` gives the aligned sentences of two provisions and ``GET /api/tmx`` the
+aligned sentences of two books as a translation memory (TMX or CSV).
 """
 
 from __future__ import annotations
@@ -13,9 +16,16 @@ from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
 from ingest import store
-from ingest.align import aligned, alignments, sentence_pairs
-from ingest.align.query import lexicon_lookup
-from ingest.align.tmx import TmxError, sentences_csv, tmx_bytes
+from ingest.align import (
+    METHODS,
+    TmxError,
+    aligned,
+    alignments,
+    lexicon_lookup,
+    sentence_pairs,
+    sentences_csv,
+    tmx_bytes,
+)
 
 from ..deps import Con
 from ..lookup import node_id_or_404
@@ -23,7 +33,7 @@ from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
-Method = Literal["label", "content", "label+content", "title", "candidate", "topic"]
+Method = Literal[METHODS]  # type: ignore[valid-type]
 
 
 class AlignedOut(BaseModel):

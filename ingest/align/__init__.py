@@ -1,19 +1,24 @@
 """Alignment of provisions across languages and editions.
 
-The ``align`` ingest stage (:func:`align_stage`) writes the ``alignments`` table:
+The ``align`` ingest stage (:func:`align_stage`) learns a translation lexicon from the
+books (:mod:`.lexicon`), compares every provision with every other of each other book
+through it (:mod:`.score`), matches them top down and scores each chosen pair with a
+calibrated model (:mod:`.match`, :mod:`.calibration`), explains every row in words
+(:mod:`.explain`), aligns the sentences of every equivalent pair (:mod:`.sentences`) and
+ranks laws for the Estonian topics (:mod:`.topics`). It writes the ``lexicon``,
+``alignments`` and ``sentence_pairs`` tables.
 
-* ``label`` rows pair provisions with the same canonical label in two documents
-  (and same-language definitions with the same slug); ``relation`` says whether
-  the documents are of the same edition (fi-2007/sv-2007) or not;
-* content evidence (:mod:`.evidence`) scores every pair; where a renumbering shows,
-  ``content`` rows pair the provisions that really correspond (:mod:`.content`) and
-  the label rows they contradict are kept with ``flagged = 1``; label rows the
-  content confirms become ``label+content``;
-* ``topic`` rows rank laws for each Estonian topic by glossary concepts
-  (:mod:`.topics`).
+An ``alignments`` row pairs ``a`` (in the earlier document of the manifest) with ``b``:
+``relation`` is ``same``, ``renumbered``, ``moved``, ``split`` or ``partial`` for a pair
+shown (``partial`` never as the equivalent), ``not-equivalent`` for a rejected label
+twin and ``none`` for a provision without a reliable equivalent (``b`` then names its
+closest candidate, for the evidence); both of the latter are ``flagged``. ``editions``
+says ``same-edition``, ``cross-edition`` or ``topic``.
 
 Serve-time readers (:func:`aligned`, :func:`alignments`, :func:`equivalent`,
-:func:`topic_candidates`) live in :mod:`.query`.
+:func:`topic_candidates`, :func:`law_topics`, :func:`lexicon_lookup`,
+:func:`sentence_pairs`) live in :mod:`.query` and :mod:`.sentences`; the TMX and CSV
+exports in :mod:`.tmx`.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ import math
 import multiprocessing as mp
 import os
 import sqlite3
+import sys
+import threading
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .evidence import fingerprints
@@ -39,18 +47,35 @@ from .lexicon import (
     write_lexicons,
 )
 from .match import PairMatcher, Row, bridges, split_rows
-from .query import EQUIVALENT, aligned, alignments, equivalent, topic_candidates
+from .query import (
+    EQUIVALENT,
+    METHODS,
+    aligned,
+    alignments,
+    equivalent,
+    law_topics,
+    lexicon_lookup,
+    topic_candidates,
+)
 from .score import bag_similarity, expand_lexicons, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
+from .tmx import TmxError, sentences_csv, tmx_bytes
 from .topics import topic_rows
 
 __all__ = [
+    "EQUIVALENT",
+    "METHODS",
     "align_corpus",
     "align_stage",
     "aligned",
     "alignments",
     "equivalent",
+    "law_topics",
+    "lexicon_lookup",
     "sentence_pairs",
+    "sentences_csv",
+    "tmx_bytes",
+    "TmxError",
     "topic_candidates",
 ]
 
@@ -86,7 +111,7 @@ class Alignment:
 
 def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     """Learn the lexicon and decide the equivalents of every pair of law documents
-    (reads nodes, citations and glossary hits of the store; writes nothing).
+    (reads the nodes and citations of the store; writes nothing).
 
     Args:
         workers: processes that decide the pairs of books (forked, so they share what
@@ -100,13 +125,16 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     out = Alignment(corpus, lexicons)
     global _SHARED
     pairs = corpus.doc_pairs()
-    _SHARED = (corpus, bags, lexicons, idf, fps, {})
-    try:
-        first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
-        _SHARED = (corpus, bags, lexicons, idf, fps, bridges(first, corpus.law_docs()))
-        done = _map(_decide_pair, pairs, workers)
-    finally:
-        _SHARED = None
+    with _LOCK:
+        keep = workers <= 1
+        _SHARED = (corpus, bags, lexicons, idf, fps, {}, keep)
+        try:
+            first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
+            reach = bridges(first, corpus.law_docs())
+            _SHARED = (corpus, bags, lexicons, idf, fps, reach, keep)
+            done = _map(_decide_pair, pairs, workers)
+        finally:
+            _SHARED = None
     for pair, (rows, sentences, matcher) in zip(pairs, done, strict=True):
         out.rows[pair] = rows
         out.sentences += sentences
@@ -119,20 +147,41 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
 
 
 _SHARED: tuple | None = None
-"""What the pair workers read (set just before they are forked)."""
+"""What the pair workers read (set just before they are forked, under :data:`_LOCK`)."""
+_LOCK = threading.Lock()
 
 
-def _map(fn, pairs: list[tuple[str, str]], workers: int) -> list:
-    """``fn`` over the pairs of books, in forked worker processes when ``workers`` > 1."""
-    if workers > 1 and len(pairs) > 1 and "fork" in mp.get_all_start_methods():
-        with mp.get_context("fork").Pool(min(workers, len(pairs))) as pool:
-            return pool.map(fn, pairs, chunksize=1)
-    return [fn(p, keep=True) if fn is _decide_pair else fn(p) for p in pairs]
+def default_workers() -> int:
+    """Worker processes for deciding the pairs of books: ``$LAWGRAPH_JOBS`` if set, else
+    the cores this process may use (at most :data:`MAX_WORKERS`); 1 where forking is not
+    safe (not Linux, or other threads are running, as under a test server)."""
+    env = os.environ.get("LAWGRAPH_JOBS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        wanted = int(env)
+    else:
+        affinity = getattr(os, "sched_getaffinity", None)
+        wanted = min(len(affinity(0)) if affinity else (os.cpu_count() or 1), MAX_WORKERS)
+    if sys.platform != "linux" or threading.active_count() > 1:
+        return 1
+    return max(1, wanted)
+
+
+MAX_WORKERS = 4
+
+
+def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
+    """``fn`` over the pairs of books, in forked worker processes when ``jobs`` > 1 (a
+    worker that dies raises ``BrokenProcessPool`` instead of hanging)."""
+    if jobs > 1 and len(pairs) > 1 and "fork" in mp.get_all_start_methods():
+        ctx = mp.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(pairs)), mp_context=ctx) as pool:
+            return list(pool.map(fn, pairs))
+    return [fn(p) for p in pairs]
 
 
 def _space(pair: tuple[str, str]):
     assert _SHARED is not None
-    corpus, bags, lexicons, idf, fps, _reach = _SHARED
+    corpus, bags, lexicons, idf, fps, _reach, _keep = _SHARED
     doc_a, doc_b = pair
     langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
     return lexicons[langs], pair_space(corpus, bags, lexicons[langs], idf, doc_a, doc_b, fps)
@@ -144,9 +193,9 @@ def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
     return PairMatcher(_SHARED[0], space).line_up()
 
 
-def _decide_pair(pair: tuple[str, str], keep: bool = False):
-    """Rows and aligned sentences of one pair of books (and its matcher if ``keep``)."""
-    corpus, bags, _lexicons, idf, _fps, reach = _SHARED
+def _decide_pair(pair: tuple[str, str]):
+    """Rows and aligned sentences of one pair of books (and its matcher, in process)."""
+    corpus, bags, _lexicons, idf, _fps, reach, keep = _SHARED
     lex, space = _space(pair)
     matcher = PairMatcher(corpus, space, reach.get(pair, {}))
     matcher.run()
@@ -157,15 +206,15 @@ def _decide_pair(pair: tuple[str, str], keep: bool = False):
 
 
 def align_stage(con: sqlite3.Connection) -> dict:
-    """Learn the lexicon, align provisions across documents and write the ``lexicon``
-    and ``alignments`` tables.
+    """Learn the lexicon, align provisions across documents and write the ``lexicon``,
+    ``alignments`` and ``sentence_pairs`` tables.
 
     Returns:
         Row counts per document pair and relation, lexicon size, and seconds taken.
     """
     started = time.perf_counter()
     con.executescript(SCHEMA)
-    result = align_corpus(con, workers=os.cpu_count() or 1)
+    result = align_corpus(con, workers=default_workers())
     lex_rows = write_lexicons(con, result.lexicons)
     write_sentences(con, result.sentences)
     counts: Counter = Counter()
@@ -173,9 +222,12 @@ def align_stage(con: sqlite3.Connection) -> dict:
         _write(con, rows, doc_a, doc_b, result.corpus.relation(doc_a, doc_b))
         counts.update(f"{doc_a}|{doc_b}|{r.relation}" for r in rows)
     for doc_b, rows in topic_rows(con, result.corpus, _law_equivalents(result)).items():
-        doc_a = next(iter({r.a.split("/", 1)[0] for r in rows}), "")
-        _write(con, rows, doc_a, doc_b, "topic")
-        counts.update(f"{doc_a}|{doc_b}|topic" for _ in rows)
+        by_doc: dict[str, list[Row]] = {}
+        for r in rows:
+            by_doc.setdefault(r.a.split("/", 1)[0], []).append(r)
+        for doc_a, mine in by_doc.items():
+            _write(con, mine, doc_a, doc_b, "topic")
+            counts.update(f"{doc_a}|{doc_b}|topic" for _ in mine)
     con.commit()
     return {
         "rows": sum(counts.values()),
@@ -308,10 +360,9 @@ def _title_rows(
             for r in through.get(twin, []):
                 a, b = (x.id, r.b if r.a == twin else r.a) if x_doc == doc_a else \
                     (r.b if r.a == twin else r.a, x.id)  # fmt: skip
-                ev = dict(r.evidence)
-                ev["why"] = (f"{x_doc} gives only the title of this law; its text in the same "
-                             f"edition ({twin}) says: " + ev.get("why", ""))  # fmt: skip
-                ev["through"] = twin
+                ev = {"why": f"{x_doc} gives only the title of this law; its text in the same "
+                             f"edition ({twin}) says: " + r.evidence.get("why", ""),
+                      "through": twin}  # fmt: skip
                 rows.append(Row(a, b, "edition", r.score, r.flagged, ev, r.relation))
         rows += _rows_by_title(corpus, lex, idf, rest, x_doc, y_doc, doc_a)
     return rows

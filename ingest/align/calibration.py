@@ -1,9 +1,11 @@
 """The calibrated equivalence model and its thresholds.
 
-:func:`probability` is a logistic model over the signals of :func:`.score.features`
-(plus ``margin``). Its weights and the thresholds below were fitted and tuned on the
+:func:`probability` is a logistic model over the signals of a pair the matcher chose
+(:func:`.score.features`, the margins over the rivals in its row and column, and how the
+pair was found: sequence and assignment agreeing, a swap, a whole-book search, a bridge
+through a third book). Its weights and the thresholds below were fitted and tuned on the
 hand-read DEV SET ``tests/fixtures/align/dev_*.toml`` (``bench/align.py --fit``
-refits them and prints the reliability diagram): they are tuned on that set, and the
+refits them; ``bench/align.py`` prints the reliability diagram): they are tuned on that set, and the
 figures ``bench/align.py`` prints for it are dev-set figures, not held-out ones.
 """
 
@@ -25,7 +27,6 @@ WEIGHTS = {
     "sequence": 0.00,
     "agree": 0.46,
     "search": 0.86,
-    "same_kind": 0.00,
     "swap": 0.52,
     "bridge": 1.06,
     "island": 0.00,
@@ -58,8 +59,6 @@ PARTIAL_LEX = 0.3
 """A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
 SHOW = 0.7
 """A pair is shown as equivalent from this probability on."""
-PARTIAL = 0.2
-"""A same-label pair between this and :data:`SHOW` is shown as ``partial`` (rewritten)."""
 SPLIT_PART = 0.5
 """Similarity of a part (carried into the whole's language) for a ``split``."""
 

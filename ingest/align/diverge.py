@@ -182,7 +182,8 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
             if relation == "topic" or a not in c.nodes or b not in c.nodes:
                 continue
             if flagged:
-                c.contradicted |= {(a, c.nodes[b]["doc"]), (b, c.nodes[a]["doc"])}
+                if relation == "not-equivalent":  # a ``none`` row only names a candidate
+                    c.contradicted |= {(a, c.nodes[b]["doc"]), (b, c.nodes[a]["doc"])}
                 continue
             if c.order[c.nodes[a]["doc"]] > c.order[c.nodes[b]["doc"]]:
                 a, b = b, a

@@ -73,12 +73,6 @@ def numbers_in(lang: str, text: str) -> Counter:
     return found
 
 
-def section_of(label: str) -> str:
-    """The law-and-section prefix of a label (``12C1(b)`` -> ``12C``)."""
-    m = re.match(r"\d+[A-Z]?", label)
-    return m.group(0) if m else label
-
-
 def law_of(label: str) -> str:
     """The law number of a label (``12C1(b)`` -> ``12``)."""
     m = re.match(r"\d+", label)

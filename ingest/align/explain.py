@@ -35,7 +35,7 @@ def matched_terms(
     lang_a = corpus.docs[corpus.provs[a].doc].language
     lang_b = corpus.docs[corpus.provs[b].doc].language
     trans = lex.both_ways(reverse=lex.lang_a != lang_a)
-    weights = idf.get(lang_a, {})
+    weights, targets = idf.get(lang_a, {}), idf.get(lang_b, {})
     words_a = {w for d in corpus.descendants(a) for w in bags.tokens.get(d, ())}
     words_a = set(sorted(words_a, key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
     words_b = {w for d in corpus.descendants(b) for w in bags.tokens.get(d, ())}
@@ -46,7 +46,8 @@ def matched_terms(
         if lang_a == lang_b and wa in words_b:
             best = (1.0, wa)
         else:
-            best = max(((p, wb) for wb, p in trans.get(wa, {}).items() if wb in words_b),
+            best = max(((p, wb) for wb, p in trans.get(wa, {}).items()
+                        if wb in words_b and targets.get(wb, 0.0) >= MIN_IDF),
                        default=(0.0, ""))  # fmt: skip
         if best[0] >= MIN_TERM_P:
             scored.append((weights.get(wa, 1.0) * best[0], wa, best[1], best[0]))

@@ -1,9 +1,7 @@
-"""Label alignment: the provisions that carry the same canonical label in two documents.
+"""The corpus as the alignment reads it.
 
-The store is read once into a :class:`Corpus` (provisions, their children and
-subtree text per document); :func:`label_pairs` then lists, for every pair of
-documents with laws, the provisions whose labels match, plus the definitions
-whose slugs match in two documents of the same language.
+The store is read once into a :class:`Corpus`: provisions, their children and subtree
+text per document, labels, definitions and Estonian topics, for the alignment steps.
 """
 
 from __future__ import annotations
@@ -127,14 +125,3 @@ def load_corpus(con: sqlite3.Connection) -> Corpus:
             topics[t.parent].children.append(t.id)
     by_label = {d: labels for d, labels in by_label.items() if labels}
     return Corpus(docs=docs, provs=provs, by_label=by_label, defs=defs, topics=topics)
-
-
-def label_pairs(corpus: Corpus, doc_a: str, doc_b: str) -> list[tuple[str, str]]:
-    """Provisions of ``doc_a`` and ``doc_b`` with the same label (and same-language
-    definitions with the same slug), in ``doc_a`` order."""
-    la, lb = corpus.by_label.get(doc_a, {}), corpus.by_label.get(doc_b, {})
-    pairs = [(nid, lb[label]) for label, nid in la.items() if label in lb]
-    if corpus.docs[doc_a].language == corpus.docs[doc_b].language:
-        da, db = corpus.defs.get(doc_a, {}), corpus.defs.get(doc_b, {})
-        pairs += [(nid, db[slug]) for slug, nid in da.items() if slug in db]
-    return pairs

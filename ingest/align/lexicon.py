@@ -8,16 +8,18 @@ probabilities are learned from them on lemmas with IBM Model 1 (expectation
 maximisation, vectorised with numpy), in both directions.
 
 Learning is bootstrapped: a first lexicon is learned from the label pairs of
-structurally unchanged laws; every same-label pair of the corpus is then scored with
-it, the pairs that are not translations of each other (a renumbered neighbour, a
-rewritten rule) drop out, and the lexicon is learned again from the confident ones.
+structurally unchanged laws (:func:`learn_all`); :func:`.score.expand_lexicons` then
+scores every same-label pair with it (the pairs that are not translations of each other,
+a renumbered neighbour or a rewritten rule, drop out), adds the provisions that are each
+other's best match anywhere in the two books, and learns again.
 
 IBM Model 1 rather than a sampler such as eflomal: it is deterministic (the same
 corpus gives the same lexicon, so an unchanged input gives an unchanged store) and,
 on a corpus of this size, takes a fraction of a second.
 
 The ``lexicon`` table keeps, per language pair, ``p_ab`` = t(word_b | word_a) and
-``p_ba`` = t(word_a | word_b) for every pair of lemmas above :data:`KEEP`.
+``p_ba`` = t(word_a | word_b) for every pair of lemmas with a probability of at least
+:data:`STORE` in either direction.
 """
 
 from __future__ import annotations
@@ -56,8 +58,6 @@ MAX_PRODUCT = 5_000
 provisions teach little per combination and cost the most (tuned on the dev set)."""
 MAX_RATIO = 3.0
 """A training pair whose token counts differ more than this many times is left out."""
-LABEL_ROUNDS = 1
-"""Rounds learned from label pairs alone before the whole-book bootstrap."""
 BOOTSTRAP_KEEP = 0.25
 """Second round: a same-label pair is kept for learning when its lexical similarity
 (both directions) is at least this; tuned on the alignment dev set."""
@@ -144,28 +144,6 @@ class Lexicon:
                 d[words_t[j]] = max(d.get(words_t[j], 0.0), float(p))
             self._columns[key] = out
         return self._columns[key]
-
-    def columns(self, m: sparse.csr_matrix) -> sparse.csc_matrix:
-        """``m`` (``ab`` or ``ba``) in column-major form, cached."""
-        key = id(m)
-        if key not in self._columns:
-            self._columns[key] = m.tocsc()
-        return self._columns[key]
-
-    def translations(self, word: str, reverse: bool = False, top: int = 5) -> list:
-        """The most probable translations of one (folded lemma) word."""
-        vocab, other, m = (
-            (self.vocab_b, self.vocab_a, self.ba)
-            if reverse
-            else (self.vocab_a, self.vocab_b, self.ab)
-        )
-        i = vocab.get(word)
-        if i is None:
-            return []
-        words = {j: w for w, j in other.items()}
-        row = m.getrow(i)
-        order = np.argsort(-row.data)[:top]
-        return [(words[row.indices[k]], float(row.data[k])) for k in order]
 
 
 def _ibm1(
@@ -317,8 +295,7 @@ def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) ->
 
 def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
     """First lexicons for every language pair of the corpus, from the label pairs of
-    structurally unchanged laws (then, if :data:`LABEL_ROUNDS` asks for it, again from
-    every label pair they confirm; :func:`.score.expand_lexicons` does that and more)."""
+    structurally unchanged laws (:func:`.score.expand_lexicons` then bootstraps them)."""
     out = {}
     for (la, lb), doc_pairs in language_pairs(corpus).items():
         first = []
@@ -326,17 +303,6 @@ def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
             laws = unchanged_laws(corpus, doc_a, doc_b)
             first += label_training_pairs(corpus, bags, doc_a, doc_b, laws)
         lex = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in first])
-        if LABEL_ROUNDS < 2:
-            out[(la, lb)] = lex
-            continue
-        candidates = [
-            pair for doc_a, doc_b in doc_pairs
-            for pair in label_training_pairs(corpus, bags, doc_a, doc_b, None)
-        ]  # fmt: skip
-        sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in candidates])
-        second = [pair for pair, sim in zip(candidates, sims, strict=True) if sim >= BOOTSTRAP_KEEP]
-        if second:
-            lex = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in second])
         out[(la, lb)] = lex
     return out
 

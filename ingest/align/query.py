@@ -3,9 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 from ..store import doc_pair_clause, has_table
+
+METHODS = ("label", "content", "label+content", "title", "edition", "candidate", "topic")
+"""How a row was found: by label, by content, both, by title (a law a book gives only by
+title), through the same edition's twin, as the closest candidate, or for a topic."""
+
+
+def _turned(evidence: dict) -> dict:
+    """Evidence written from the row's ``a`` side, read from its ``b`` side."""
+    ev = dict(evidence)
+    if isinstance(ev.get("terms"), list):
+        ev["terms"] = [[t[1], t[0], *t[2:]] for t in ev["terms"]]
+    for key in ("numbers", "cited_laws"):
+        if isinstance(ev.get(key), dict):
+            d = dict(ev[key])
+            d["only_a"], d["only_b"] = d.get("only_b", []), d.get("only_a", [])
+            ev[key] = d
+    if isinstance(ev.get("titles"), list):
+        ev["titles"] = ev["titles"][::-1]
+    m = re.match(r"length ratio ([\d.]+) \(usual ([\d.]+)\)", str(ev.get("length", "")))
+    if m and float(m.group(1)) and float(m.group(2)):
+        ev["length"] = (f"length ratio {1 / float(m.group(1)):.2f} "
+                        f"(usual {1 / float(m.group(2)):.2f})")  # fmt: skip
+    return ev
 
 
 def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
@@ -13,6 +37,8 @@ def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
                            "score", "flagged")}  # fmt: skip
     d["flagged"] = bool(d["flagged"])
     d["evidence"] = json.loads(r["evidence"])
+    if node_id is not None and r["b"] == node_id:
+        d["evidence"] = _turned(d["evidence"])
     if node_id is not None:
         other = r["b"] if r["a"] == node_id else r["a"]
         if r["b"] == node_id and d["relation"] in ("split", "merged"):
@@ -31,14 +57,17 @@ def aligned(con: sqlite3.Connection, node_id: str) -> list[dict]:
     """The node's counterparts in other documents, best first (flagged ones last).
 
     Each item: ``{"id","doc","label","method","score","flagged","relation",
-    "evidence"}`` (plus the raw row's ``a``/``b``/``doc_a``/``doc_b``).
+    "evidence"}`` (plus the raw row's ``a``/``b``/``doc_a``/``doc_b``), the evidence read
+    from ``node_id``'s side. A ``none`` row (another provision's closest candidate) is
+    listed only on that provision's side.
     """
     if not has_table(con, "alignments"):
         return []
     rows = con.execute(
-        "SELECT * FROM alignments WHERE a = ? UNION ALL SELECT * FROM alignments WHERE b = ?",
+        "SELECT * FROM alignments WHERE a = ? UNION ALL SELECT * FROM alignments WHERE b = ? "
+        "AND relation != 'none'",
         (node_id, node_id),
-    ).fetchall()
+    ).fetchall()  # a ``none`` row names a's closest candidate: it says nothing about b
     return sorted((_row(r, node_id) for r in rows), key=_order)
 
 
@@ -97,6 +126,29 @@ def topic_candidates(con: sqlite3.Connection, topic_id: str, none: bool = False)
     return [_row(r, topic_id) for r in rows]
 
 
+def law_topics(con: sqlite3.Connection, law_ids: list[str]) -> list[dict]:
+    """Estonian topics whose candidate laws include one of ``law_ids``, best first, one
+    entry per topic: ``{"id", "title", "law", "score", "rank", "why"}``."""
+    if not law_ids or not has_table(con, "alignments"):
+        return []
+    marks = ",".join("?" * len(law_ids))
+    rows = con.execute(
+        f"SELECT a.a, a.b, a.score, a.evidence, n.title FROM alignments a "
+        f"LEFT JOIN nodes n ON n.id = a.a WHERE a.editions = 'topic' AND a.flagged = 0 "
+        f"AND a.b IN ({marks}) ORDER BY a.score DESC, a.a",
+        law_ids,
+    ).fetchall()
+    out, seen = [], set()
+    for topic, law, score, evidence, title in rows:
+        if topic in seen:
+            continue
+        seen.add(topic)
+        ev = json.loads(evidence)
+        out.append({"id": topic, "title": title, "law": law, "score": score,
+                    "rank": ev.get("rank"), "why": ev.get("why", "")})  # fmt: skip
+    return out
+
+
 def lexicon_lookup(
     con: sqlite3.Connection, word: str, lang: str | None = None, to: str | None = None,
     top: int = 5,
@@ -116,7 +168,8 @@ def lexicon_lookup(
     folded = fold(word.strip())
     keys: set[tuple[str, str]] = set()
     if has_table(con, "lemma_forms"):
-        keys = set(con.execute("SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,)))
+        keys = {(r[0], r[1]) for r in con.execute(
+            "SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,))}  # fmt: skip
     if not keys:  # not a word of the books: perhaps a lemma as the lexicon keeps it
         keys = {(lg, folded) for lg in ("fi", "sv", "el", "et")}
     out = []

@@ -24,15 +24,21 @@ from scipy import sparse
 
 from .evidence import Fingerprint, law_of
 from .label import Corpus
-from .lexicon import Bags, Lexicon
+from .lexicon import (
+    BOOTSTRAP_KEEP,
+    Bags,
+    Lexicon,
+    label_training_pairs,
+    language_pairs,
+    learn,
+    pair_similarities,
+)
 
 TOP = 10
 """Best matches precomputed per provision (enough for every caller's ``k``)."""
 MIN_P = 0.1
-CARRY_IDF_POWER = 0.0
-SYMMETRIC = True
-"""How strongly the carried vector is re-weighted by the target language's IDF."""
-"""Translation probabilities below this are ignored when carrying a vector across."""
+"""Translation probabilities (geometric mean of both directions) below this are ignored
+when carrying a vector across."""
 
 
 @dataclass
@@ -94,7 +100,7 @@ def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None)
     t(b|a) and t(a|b), so a word that many words spread a little probability to (an
     article, a preposition) is not taken for their translation."""
     m = lex_matrix.tocsr(copy=True)
-    if back is not None and SYMMETRIC:
+    if back is not None:
         m = sparse.csr_matrix(m.multiply(back.T.tocsr())).sqrt()
     m.data[m.data < MIN_P] = 0
     m.eliminate_zeros()
@@ -186,10 +192,8 @@ def pair_space(
     t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
     sa = doc_space(corpus, bags, doc_a, vocab_a, idf.get(lang_a, {}))
     sb = doc_space(corpus, bags, doc_b, vocab_b, idf.get(lang_b, {}))
-    ab = _cosines(sa.vectors @ _carry(t_ab, t_ba) @ _weights(vocab_b, idf.get(lang_b, {})),
-                  sb.vectors)  # fmt: skip
-    ba = _cosines(sb.vectors @ _carry(t_ba, t_ab) @ _weights(vocab_a, idf.get(lang_a, {})),
-                  sa.vectors).T  # fmt: skip
+    ab = _cosines(sa.vectors @ _carry(t_ab, t_ba), sb.vectors)
+    ba = _cosines(sb.vectors @ _carry(t_ba, t_ab), sa.vectors).T
     if lang_a == lang_b:
         every: dict[str, int] = {}
         for d in (doc_a, doc_b):
@@ -210,16 +214,6 @@ def pair_space(
     med = float(np.median(ratios)) if ratios else 0.0
     mad = float(np.median(np.abs(np.array(ratios) - med))) if ratios else 0.2
     return PairSpace(sa, sb, ab, ba, med, mad, fps)
-
-
-def _weights(vocab: dict[str, int], idf: dict[str, float]) -> sparse.dia_matrix:
-    """The IDF of each word of ``vocab`` as a diagonal matrix: a vector carried into a
-    language is weighted like that language's own vectors, so the function words that
-    every word spreads some probability to count for little."""
-    w = np.ones(len(vocab))
-    for word, j in vocab.items():
-        w[j] = idf.get(word, 1.0)
-    return sparse.diags(w**CARRY_IDF_POWER)
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
@@ -320,14 +314,6 @@ def expand_lexicons(corpus: Corpus, bags: Bags, lexicons: dict, idf: dict) -> di
     """Bootstrap beyond the label pairs: align whole books with the current lexicon,
     keep the pairs that are each other's best match (wherever they sit: a renumbered
     or moved provision included), add them to the confident label pairs and relearn."""
-    from .lexicon import (
-        BOOTSTRAP_KEEP,
-        label_training_pairs,
-        language_pairs,
-        learn,
-        pair_similarities,
-    )
-
     for _ in range(EXPAND_ROUNDS):
         out = {}
         for (la, lb), doc_pairs in language_pairs(corpus).items():

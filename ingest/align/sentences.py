@@ -51,8 +51,6 @@ def align_sentences(
 
     ``ta``/``tb`` are the sentences' lemma tokens when the caller has them already."""
     flip = lex.lang_a != lang_a
-    if len(sa) == 1 and len(sb) == 1:
-        return [([0], [0], 1.0)]
     ta = ta if ta is not None else [tokens(lang_a, s) for s in sa]
     tb = tb if tb is not None else [tokens(lang_b, s) for s in sb]
 
@@ -64,6 +62,8 @@ def align_sentences(
         return own_similarity(lex, xb, xa) if flip else own_similarity(lex, xa, xb)
 
     m, n = len(sa), len(sb)
+    if m == 1 and n == 1:
+        return [([0], [0], sim(0, 1, 0, 1))]
     inf = float("inf")
     cost = [[inf] * (n + 1) for _ in range(m + 1)]
     back: list[list[tuple | None]] = [[None] * (n + 1) for _ in range(m + 1)]
@@ -128,17 +128,6 @@ class Splitter:
 
 
 _INNER_END = re.compile(r"[.!?;:]\s+\S")
-
-
-def split(lang: str, text: str) -> list[str]:
-    """Sentences of ``text``: the language pipeline's sentencizer, skipped when no
-    punctuation inside the text could end a sentence."""
-    text = text.strip()
-    if not text:
-        return []
-    if not _INNER_END.search(text):
-        return [text]
-    return nlp.sentences(lang, text)
 
 
 def sentence_rows(
