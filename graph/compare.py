@@ -132,8 +132,8 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                 if own:
                     rel = next((x["relation"] for x in align.aligned(con, row["id"])
                                 if x["id"] == own), "")  # fmt: skip
-                    via["reason"] = (f"not the same rule as {ref}: {row['id']} is {own} "
-                                     f"({rel}) there")  # fmt: skip
+                    via["reason"] = (f"{row['id']} is not the same rule as {ref}; its "
+                                     f"equivalent there is ({rel}):")  # fmt: skip
         if row is not None:
             versions[d] = _cell(row) | ({"via": via} if via else {})
         elif requested:
@@ -214,6 +214,13 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     for row in rows:
         if lead_doc in row["cells"]:
             row["key"] = row["cells"][lead_doc]["label"]
+    lead_keys = {row["key"] for row in rows if lead_doc in row["cells"]}
+    seen: set[str] = set()
+    for row in rows:  # two unrelated rules with one label: the lead keeps the plain key
+        if lead_doc not in row["cells"] and (row["key"] in lead_keys or row["key"] in seen):
+            doc = next(d for d, c in row["cells"].items() if c)
+            row["key"] = f"{row['key']}-{doc}"
+        seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
     return rows

@@ -104,6 +104,7 @@ class Alignment:
 
     corpus: Corpus
     lexicons: dict[tuple[str, str], Lexicon]
+    bags: Bags | None = None
     matchers: dict[tuple[str, str], PairMatcher] = field(default_factory=dict)
     rows: dict[tuple[str, str], list[Row]] = field(default_factory=dict)
     sentences: list[tuple] = field(default_factory=list)
@@ -122,7 +123,7 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     idf = idf_weights(corpus, bags)
     lexicons = expand_lexicons(corpus, bags, learn_all(corpus, bags), idf)
     fps = fingerprints(con, corpus)
-    out = Alignment(corpus, lexicons)
+    out = Alignment(corpus, lexicons, bags)
     global _SHARED
     pairs = corpus.doc_pairs()
     with _LOCK:
@@ -215,7 +216,7 @@ def align_stage(con: sqlite3.Connection) -> dict:
     started = time.perf_counter()
     con.executescript(SCHEMA)
     result = align_corpus(con, workers=default_workers())
-    lex_rows = write_lexicons(con, result.lexicons)
+    lex_rows = write_lexicons(con, result.lexicons, result.bags)
     write_sentences(con, result.sentences)
     counts: Counter = Counter()
     for (doc_a, doc_b), rows in result.rows.items():
@@ -268,11 +269,10 @@ def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -
     return out
 
 
-def _evidence(corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None, twin_p=None):
-    pa, pb = corpus.provs[a], corpus.provs[b]
+def _evidence(corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None, twin_p=None,
+              holder=None):  # fmt: skip
     ev = {
-        "why": why(relation, p, pa.label, pb.label, twin and corpus.provs[twin].label, twin_p,
-                   feats),
+        "why": why(relation, p, a, b, twin, twin_p, feats, holder),
         "terms": matched_terms(corpus, bags, lex, idf, a, b),
         "signals": {k: round(v, 3) for k, v in feats.items()},
     }  # fmt: skip
@@ -299,7 +299,8 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
             rows.append(Row(a, d.twin, "label", round(p, 4), 1, ev, "not-equivalent"))
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)
-            ev = _evidence(*args, a, d.closest, "none", p, feats)
+            holder = matcher.taken.get(d.closest)
+            ev = _evidence(*args, a, d.closest, "none", p, feats, holder=holder)
             rows.append(Row(a, d.closest, "candidate", round(p, 4), 1, ev, "none"))
     for a, parts in split_rows(corpus, matcher):
         for b in parts:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-from .calibration import SHOW
 from .label import Corpus
 from .lexicon import Bags, Lexicon
 from .score import PairSpace
@@ -29,12 +28,13 @@ def matched_terms(
 ) -> list[list]:
     """The most telling term pairs of two provisions: ``[word_a, word_b, probability]``.
 
-    A term of ``a`` is matched to the term of ``b`` it most probably translates to (in
-    either direction of the lexicon); rare words (high IDF) come first.
+    A term of ``a`` is matched to the term of ``b`` it is most strongly associated with
+    (the geometric mean of the two directions' probabilities, as in the similarity);
+    rare words (high IDF) on both sides come first.
     """
     lang_a = corpus.docs[corpus.provs[a].doc].language
     lang_b = corpus.docs[corpus.provs[b].doc].language
-    trans = lex.both_ways(reverse=lex.lang_a != lang_a)
+    trans = lex.associations(reverse=lex.lang_a != lang_a)
     weights, targets = idf.get(lang_a, {}), idf.get(lang_b, {})
     words_a = {w for d in corpus.descendants(a) for w in bags.tokens.get(d, ())}
     words_a = set(sorted(words_a, key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
@@ -87,33 +87,34 @@ def length_words(space: PairSpace, a: str, b: str) -> str | None:
     return f"length ratio {ratio:.2f} (usual {usual:.2f})"
 
 
-def why(relation: str, p: float, a_label: str, b_label: str, twin: str | None,
-        twin_p: float | None, feats: dict) -> str:  # fmt: skip
-    """One sentence saying what was decided and why."""
+def why(relation: str, p: float, a_id: str, b_id: str, twin: str | None,
+        twin_p: float | None, feats: dict, holder: str | None = None) -> str:  # fmt: skip
+    """One sentence saying what was decided and why, naming both provisions by id so it
+    reads the same from either side."""
     lex = feats.get("lex", 0.0)
     if relation == "same":
-        return (f"Same label, and the wording agrees (lexical similarity {lex:.2f}): "
-                f"{p:.0%} likely to be equivalent.")  # fmt: skip
+        return (f"{a_id} and {b_id} carry the same label and their wording agrees (lexical "
+                f"similarity {lex:.2f}): {p:.0%} likely to be equivalent.")  # fmt: skip
     if relation in ("renumbered", "moved"):
-        where = "in the same law" if relation == "renumbered" else "in another law"
-        base = (f"The wording of {b_label} ({where}) matches {a_label} (lexical similarity "
-                f"{lex:.2f}, {p:.0%} likely)")  # fmt: skip
+        where = "renumbered in the same law" if relation == "renumbered" else "moved to another law"
+        base = (f"{a_id} and {b_id} say the same ({where}; lexical similarity {lex:.2f}, "
+                f"{p:.0%} likely)")  # fmt: skip
         if twin:
-            return (
-                base + f"; the provision labelled {a_label} there matches only {twin_p or 0:.0%}."
-            )
-        return base + f"; there is no provision labelled {a_label} there."
+            return base + (f"; {twin}, which carries the label of {a_id}, matches only "
+                           f"{twin_p or 0:.0%}.")  # fmt: skip
+        return base + "."
     if relation == "partial":
-        return (f"Same label and the same subject, but the wording differs too much to call "
-                f"it equivalent ({p:.0%}): the rule was rewritten.")  # fmt: skip
+        return (f"{a_id} and {b_id} carry the same label and treat the same subject, but the "
+                f"wording differs too much to call them equivalent ({p:.0%}): the rule was "
+                f"rewritten.")  # fmt: skip
     if relation == "not-equivalent":
-        return (f"Same label, but the wording does not match (lexical similarity {lex:.2f}, "
-                f"{p:.0%} likely to be equivalent).")  # fmt: skip
+        return (f"{a_id} and {b_id} carry the same label, but their wording does not match "
+                f"(lexical similarity {lex:.2f}, {p:.0%} likely to be equivalent).")  # fmt: skip
     if relation in ("split", "merged"):
-        return "The content of one provision is spread over several provisions of the other book."
-    if p >= SHOW:
-        return (f"No reliable equivalent: the most similar provision ({b_label}) is not where "
-                f"the structure of the two books places this one, and is taken by another "
-                f"(wording alone: lexical similarity {lex:.2f}).")  # fmt: skip
-    return (f"No reliable equivalent: the closest provision matches only {p:.0%} "
-            f"(lexical similarity {lex:.2f}).")  # fmt: skip
+        return (f"The content of {a_id} is spread over several provisions, {b_id} among "
+                f"them.")  # fmt: skip
+    if holder:
+        return (f"No reliable equivalent of {a_id}: the most similar provision, {b_id}, is "
+                f"paired with {holder} (wording alone: lexical similarity {lex:.2f}).")  # fmt: skip
+    return (f"No reliable equivalent of {a_id}: the closest provision, {b_id}, matches only "
+            f"{p:.0%} (lexical similarity {lex:.2f}).")  # fmt: skip

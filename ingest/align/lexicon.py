@@ -38,7 +38,7 @@ from .label import Corpus
 SCHEMA = """
 CREATE TABLE lexicon (
   lang_a TEXT NOT NULL, lang_b TEXT NOT NULL, word_a TEXT NOT NULL, word_b TEXT NOT NULL,
-  p_ab REAL NOT NULL, p_ba REAL NOT NULL
+  p_ab REAL NOT NULL, p_ba REAL NOT NULL, surface_a TEXT NOT NULL, surface_b TEXT NOT NULL
 );
 CREATE INDEX lexicon_a ON lexicon(lang_a, word_a);
 CREATE INDEX lexicon_b ON lexicon(lang_b, word_b);
@@ -126,22 +126,20 @@ class Lexicon:
             self._columns[key] = out
         return self._columns[key]
 
-    def both_ways(self, reverse: bool) -> dict[str, dict[str, float]]:
-        """Each word's translations with the larger of t(b|a) and t(a|b) (cached):
-        ``lang_a`` words to ``lang_b`` words, or the reverse."""
-        key = ("both", reverse)
+    def associations(self, reverse: bool) -> dict[str, dict[str, float]]:
+        """Each word's translations with sqrt(t(b|a) * t(a|b)) (cached): ``lang_a`` words
+        to ``lang_b`` words, or the reverse. A word that many words spread a little
+        probability to (an article) is nobody's strong association."""
+        key = ("assoc", reverse)
         if key not in self._columns:
             out: dict[str, dict[str, float]] = {}
             fwd, back = (self.ba, self.ab) if reverse else (self.ab, self.ba)
             src, tgt = (self.vocab_b, self.vocab_a) if reverse else (self.vocab_a, self.vocab_b)
             words_s, words_t = list(src), list(tgt)
-            f, b = fwd.tocoo(), back.tocoo()
-            for i, j, p in zip(f.row, f.col, f.data, strict=True):
-                d = out.setdefault(words_s[i], {})
-                d[words_t[j]] = max(d.get(words_t[j], 0.0), float(p))
-            for j, i, p in zip(b.row, b.col, b.data, strict=True):
-                d = out.setdefault(words_s[i], {})
-                d[words_t[j]] = max(d.get(words_t[j], 0.0), float(p))
+            both = sparse.csr_matrix(fwd.multiply(back.T.tocsr())).sqrt().tocoo()
+            for i, j, p in zip(both.row, both.col, both.data, strict=True):
+                if i and j:
+                    out.setdefault(words_s[i], {})[words_t[j]] = float(p)
             self._columns[key] = out
         return self._columns[key]
 
@@ -307,9 +305,13 @@ def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
     return out
 
 
-def write_lexicons(con: sqlite3.Connection, lexicons: dict[tuple[str, str], Lexicon]) -> int:
+def write_lexicons(
+    con: sqlite3.Connection, lexicons: dict[tuple[str, str], Lexicon], bags: Bags | None = None
+) -> int:
     """Write the ``lexicon`` table (pairs with a probability of at least :data:`STORE` in
-    either direction); returns the number of rows."""
+    either direction, with each lemma's most frequent form in the books); returns the
+    number of rows."""
+    surface = bags.surface if bags else {}
     con.executescript(SCHEMA)
     total = 0
     for lex in lexicons.values():
@@ -322,10 +324,13 @@ def write_lexicons(con: sqlite3.Connection, lexicons: dict[tuple[str, str], Lexi
         rows, cols = both.row[keep], both.col[keep]
         p_ab = np.asarray(fwd[rows, cols]).ravel().round(4)
         p_ba = np.asarray(rev[rows, cols]).ravel().round(4)
+        wa, wb = words_a[rows].tolist(), words_b[cols].tolist()
+        sa, sb = surface.get(lex.lang_a, {}), surface.get(lex.lang_b, {})
         con.executemany(
-            "INSERT INTO lexicon VALUES (?,?,?,?,?,?)",
-            zip([lex.lang_a] * len(rows), [lex.lang_b] * len(rows), words_a[rows].tolist(),
-                words_b[cols].tolist(), p_ab.tolist(), p_ba.tolist(), strict=True),
+            "INSERT INTO lexicon VALUES (?,?,?,?,?,?,?,?)",
+            zip([lex.lang_a] * len(rows), [lex.lang_b] * len(rows), wa, wb, p_ab.tolist(),
+                p_ba.tolist(), [sa.get(w, w) for w in wa], [sb.get(w, w) for w in wb],
+                strict=True),
         )  # fmt: skip
         total += len(rows)
     return total

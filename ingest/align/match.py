@@ -429,6 +429,9 @@ def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str
     for a, d in matcher.decisions.items():
         if d.relation != "none":
             continue
+        law = corpus.by_label[matcher.doc_b].get(corpus.provs[a].law)
+        if law is not None and not corpus.provs[law].has_text:
+            continue  # its counterpart is most likely in the text that book lacks
         parts: list[str] = []
         for b in space.top(a, CANDIDATES):
             if b in matcher.taken or any(_related(corpus, b, x) for x in parts):

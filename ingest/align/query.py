@@ -156,10 +156,12 @@ def lexicon_lookup(
     """Learned translations of ``word`` (any inflection the corpus has) into the other
     languages, most probable first.
 
-    The word is folded and, through the search index's ``lemma_forms``, read as the lemma
-    of a form the books use (``revokin`` -> ``revokki``), so no lemmatiser is loaded.
-    Each item: ``{"lang", "word", "to", "translation", "p", "p_back", "surface"}`` where
-    ``p`` = t(translation | word) and ``p_back`` = t(word | translation).
+    The word is folded and read as a lemma of the lexicon, as the form the lexicon shows
+    for a lemma, or, through the search index's ``lemma_forms``, as the lemma of a form the
+    books use (``revokin`` -> ``revokki``), so no lemmatiser is loaded. Each item:
+    ``{"lang", "word", "to", "translation", "surface", "p", "p_back"}`` where ``p`` =
+    t(translation | word), ``p_back`` = t(word | translation) and ``surface`` is the
+    translation's most frequent form in the books.
     """
     from ..nlp import fold
 
@@ -170,47 +172,34 @@ def lexicon_lookup(
     if has_table(con, "lemma_forms"):
         keys = {(r[0], r[1]) for r in con.execute(
             "SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,))}  # fmt: skip
-    if not keys:  # not a word of the books: perhaps a lemma as the lexicon keeps it
-        keys = {(lg, folded) for lg in ("fi", "sv", "el", "et")}
-    out = []
+    for side in ("a", "b"):
+        keys |= {(r[0], r[1]) for r in con.execute(
+            f"SELECT DISTINCT lang_{side}, word_{side} FROM lexicon "
+            f"WHERE word_{side} = ? OR surface_{side} = ?", (folded, folded))}  # fmt: skip
+    found: dict[tuple, dict] = {}
     for lg, lemma in sorted(keys):
         if lang and lg != lang:
             continue
         for side, other, p, back in (("a", "b", "p_ab", "p_ba"), ("b", "a", "p_ba", "p_ab")):
             rows = con.execute(
-                f"SELECT lang_{other}, word_{other}, {p}, {back} FROM lexicon "
+                f"SELECT lang_{other}, word_{other}, surface_{other}, {p}, {back} FROM lexicon "
                 f"WHERE lang_{side} = ? AND word_{side} = ? AND lang_{other} != lang_{side} "
-                f"ORDER BY {p} DESC LIMIT ?",
-                (lg, lemma, top * 4),
+                f"AND {p} >= 0.05",
+                (lg, lemma),
             ).fetchall()
-            for to_lang, trans, pf, pb in rows:
+            for to_lang, trans, surface, pf, pb in rows:
                 if to and to_lang != to:
                     continue
-                out.append({"lang": lg, "word": lemma, "to": to_lang, "translation": trans,
-                            "p": round(pf, 3), "p_back": round(pb, 3)})  # fmt: skip
-    seen, best = set(), []
-    for item in sorted(out, key=lambda x: (x["to"], -x["p"])):
-        key = (item["lang"], item["word"], item["to"], item["translation"])
-        if key in seen or item["p"] < 0.05:
-            continue
-        seen.add(key)
-        best.append(item)
+                key = (lg, lemma, to_lang, trans)
+                if key not in found or found[key]["p"] < pf:
+                    found[key] = {"lang": lg, "word": lemma, "to": to_lang, "translation": trans,
+                                  "surface": surface, "p": round(pf, 3),
+                                  "p_back": round(pb, 3)}  # fmt: skip
     per: dict[tuple, int] = {}
     result = []
-    for item in best:
+    for item in sorted(found.values(), key=lambda x: (x["lang"], x["word"], x["to"], -x["p"])):
         k = (item["lang"], item["word"], item["to"])
         per[k] = per.get(k, 0) + 1
         if per[k] <= top:
             result.append(item)
-    surfaces = {}
-    if has_table(con, "lemma_forms"):
-        for item in result:
-            k = (item["to"], item["translation"])
-            if k not in surfaces:
-                r = con.execute(
-                    "SELECT surface FROM lemma_forms WHERE lang = ? AND lemma = ? "
-                    "ORDER BY freq DESC LIMIT 1", k,
-                ).fetchone()  # fmt: skip
-                surfaces[k] = r[0] if r else item["translation"]
-            item["surface"] = surfaces[k]
     return result

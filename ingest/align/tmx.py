@@ -65,13 +65,15 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
     la, lb = _language(con, doc_a), _language(con, doc_b)
     if la == lb:
         raise TmxError(f"{doc_a} and {doc_b} are both in {la!r}: a TMX unit needs two languages")
+    pairs = [x for x in _pairs(con, doc_a, doc_b) if x[4] and x[5]]
+    if not pairs:
+        raise TmxError(f"{doc_a} and {doc_b} have no aligned sentences (no provision of one "
+                       f"is shown as the equivalent of a provision of the other)")  # fmt: skip
     root = ET.Element("tmx", version="1.4")
     ET.SubElement(root, "header", srclang=la, **TMX_HEADER)
     body = ET.SubElement(root, "body")
     xml_lang = "{http://www.w3.org/XML/1998/namespace}lang"
-    for a, b, _n, bead, ta, tb, score in _pairs(con, doc_a, doc_b):
-        if not ta or not tb:
-            continue
+    for a, b, _n, bead, ta, tb, score in pairs:
         tu = ET.SubElement(body, "tu")
         for key, value in (("x-source", a), ("x-target", b), ("x-bead", bead),
                            ("x-score", f"{score:.3f}")):  # fmt: skip
