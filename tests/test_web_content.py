@@ -230,3 +230,14 @@ def test_index_labels_missing_from_the_book_are_not_dead_links(client):
     assert len(links) > 300
     for h in links[:40]:
         assert client.get(h).status_code == 200, h
+
+
+def test_lexicon_page_shows_learned_translations(client):
+    page = get(client, "/lexicon?word=revokin")
+    rows = page.select("table.lexicon tbody tr")
+    found = {
+        (tr.select("td")[1].get("lang"), tr.select("td")[1].find("a").get_text()) for tr in rows
+    }
+    assert ("el", "ρενονσ") in found and ("sv", "revoke") in found
+    page = get(client, "/lexicon?word=qqqzzz")
+    assert "not in the learned lexicon" in page.get_text()

@@ -103,6 +103,19 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
     return render(request, "glossary.html", ctx)
 
 
+@router.get("/lexicon", response_class=HTMLResponse)
+def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
+    """Translations of a word learned from the books' parallel provisions (twin:
+    /api/lexicon?word=)."""
+    fn = feature(con, "lexicon_lookup")
+    twin = query_url("/api/lexicon", word=word) if word.strip() else "/api/lexicon"
+    ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
+    if fn is not None and word.strip():
+        ctx["results"] = fn(con, word)
+    ctx["available"] = fn is not None
+    return render(request, "lexicon.html", ctx)
+
+
 @router.get("/glossary/{concept_id:path}", response_class=HTMLResponse)
 def concept_page(request: Request, concept_id: str, con: Con) -> Response:
     """One concept: its terms in every language and where each term occurs."""

@@ -19,6 +19,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     "concept_detail": ("ingest.glossary", "concepts"),
     "lookup_term": ("ingest.glossary", "concepts"),
     "aligned": ("ingest.align", "alignments"),
+    "lexicon_lookup": ("ingest.align", "lexicon"),
     "divergences": ("ingest.align.diverge", "divergences"),
     "node_divergences": ("ingest.align.diverge", "divergences"),
     "divergence_counts": ("ingest.align.diverge", "divergences"),
