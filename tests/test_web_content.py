@@ -241,3 +241,12 @@ def test_lexicon_page_shows_learned_translations(client):
     assert ("el", "ρενονσ") in found and ("sv", "revoke") in found
     page = get(client, "/lexicon?word=qqqzzz")
     assert "not in the learned lexicon" in page.get_text()
+
+
+def test_home_matrix_links_estonian_topics_to_the_law(client):
+    page = get(client, "/")
+    links = [a["href"] for a in page.select("td.cell.c-topics a")]
+    assert "/compare/61#topics" in links
+    compare = get(client, "/compare/61")
+    titles = [a.get_text() for a in compare.select("#topics li a")]
+    assert "Salgamine" in titles
