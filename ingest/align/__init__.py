@@ -42,7 +42,8 @@ from .lexicon import (
     Bags,
     Lexicon,
     idf_weights,
-    learn_all,
+    language_pairs,
+    learn_first,
     tokens,
     write_lexicons,
 )
@@ -57,7 +58,7 @@ from .query import (
     lexicon_lookup,
     topic_candidates,
 )
-from .score import bag_similarity, expand_lexicons, pair_space
+from .score import bag_similarity, expand_lexicon, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
 from .tmx import TmxError, sentences_csv, tmx_bytes
 from .topics import topic_rows
@@ -121,21 +122,23 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
     idf = idf_weights(corpus, bags)
-    lexicons = expand_lexicons(corpus, bags, learn_all(corpus, bags), idf)
     fps = fingerprints(con, corpus)
-    out = Alignment(corpus, lexicons, bags)
     global _SHARED
     pairs = corpus.doc_pairs()
     with _LOCK:
         keep = workers <= 1
-        _SHARED = (corpus, bags, lexicons, idf, fps, {}, keep)
+        _SHARED = (corpus, bags, {}, idf, fps, {}, keep)
         try:
+            keys = list(language_pairs(corpus))
+            lexicons = dict(zip(keys, _map(_learn_pair, keys, workers), strict=True))
+            _SHARED = (corpus, bags, lexicons, idf, fps, {}, keep)
             first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
             reach = bridges(first, corpus.law_docs())
             _SHARED = (corpus, bags, lexicons, idf, fps, reach, keep)
             done = _map(_decide_pair, pairs, workers)
         finally:
             _SHARED = None
+    out = Alignment(corpus, lexicons, bags)
     for pair, (rows, sentences, matcher) in zip(pairs, done, strict=True):
         out.rows[pair] = rows
         out.sentences += sentences
@@ -178,6 +181,12 @@ def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
         with ProcessPoolExecutor(min(jobs, len(pairs)), mp_context=ctx) as pool:
             return list(pool.map(fn, pairs))
     return [fn(p) for p in pairs]
+
+
+def _learn_pair(key: tuple[str, str]) -> Lexicon:
+    """The bootstrapped lexicon of one language pair."""
+    corpus, bags, _lexicons, idf, _fps, _reach, _keep = _SHARED
+    return expand_lexicon(corpus, bags, learn_first(corpus, bags, key), idf)
 
 
 def _space(pair: tuple[str, str]):

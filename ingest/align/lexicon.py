@@ -294,15 +294,16 @@ def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) ->
 def learn_all(corpus: Corpus, bags: Bags) -> dict[tuple[str, str], Lexicon]:
     """First lexicons for every language pair of the corpus, from the label pairs of
     structurally unchanged laws (:func:`.score.expand_lexicons` then bootstraps them)."""
-    out = {}
-    for (la, lb), doc_pairs in language_pairs(corpus).items():
-        first = []
-        for doc_a, doc_b in doc_pairs:
-            laws = unchanged_laws(corpus, doc_a, doc_b)
-            first += label_training_pairs(corpus, bags, doc_a, doc_b, laws)
-        lex = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in first])
-        out[(la, lb)] = lex
-    return out
+    return {key: learn_first(corpus, bags, key) for key in language_pairs(corpus)}
+
+
+def learn_first(corpus: Corpus, bags: Bags, key: tuple[str, str]) -> Lexicon:
+    """The first lexicon of one language pair (see :func:`learn_all`)."""
+    first = []
+    for doc_a, doc_b in language_pairs(corpus)[key]:
+        laws = unchanged_laws(corpus, doc_a, doc_b)
+        first += label_training_pairs(corpus, bags, doc_a, doc_b, laws)
+    return learn(*key, [(bags.tokens[a], bags.tokens[b]) for a, b in first])
 
 
 def write_lexicons(

@@ -314,26 +314,29 @@ def expand_lexicons(corpus: Corpus, bags: Bags, lexicons: dict, idf: dict) -> di
     """Bootstrap beyond the label pairs: align whole books with the current lexicon,
     keep the pairs that are each other's best match (wherever they sit: a renumbered
     or moved provision included), add them to the confident label pairs and relearn."""
+    return {key: expand_lexicon(corpus, bags, lex, idf) for key, lex in lexicons.items()}
+
+
+def expand_lexicon(corpus: Corpus, bags: Bags, lex: Lexicon, idf: dict) -> Lexicon:
+    """:func:`expand_lexicons` for one language pair."""
+    la, lb = lex.lang_a, lex.lang_b
+    doc_pairs = language_pairs(corpus)[(la, lb)]
     for _ in range(EXPAND_ROUNDS):
-        out = {}
-        for (la, lb), doc_pairs in language_pairs(corpus).items():
-            lex = lexicons[(la, lb)]
-            train = [p for da, db in doc_pairs
-                     for p in label_training_pairs(corpus, bags, da, db, None)]  # fmt: skip
-            sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in train])
-            keep = [p for p, s in zip(train, sims, strict=True) if s >= BOOTSTRAP_KEEP]
-            seen = set(keep)
-            for da, db in doc_pairs:
-                space = pair_space(corpus, bags, lex, idf, da, db, {})
-                for a, b in _mutual_leaves(corpus, bags, space):
-                    if corpus.docs[corpus.provs[a].doc].language != la:
-                        a, b = b, a
-                    if (a, b) not in seen:
-                        seen.add((a, b))
-                        keep.append((a, b))
-            out[(la, lb)] = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in keep])
-        lexicons = out
-    return lexicons
+        train = [p for da, db in doc_pairs
+                 for p in label_training_pairs(corpus, bags, da, db, None)]  # fmt: skip
+        sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in train])
+        keep = [p for p, s in zip(train, sims, strict=True) if s >= BOOTSTRAP_KEEP]
+        seen = set(keep)
+        for da, db in doc_pairs:
+            space = pair_space(corpus, bags, lex, idf, da, db, {})
+            for a, b in _mutual_leaves(corpus, bags, space):
+                if corpus.docs[corpus.provs[a].doc].language != la:
+                    a, b = b, a
+                if (a, b) not in seen:
+                    seen.add((a, b))
+                    keep.append((a, b))
+        lex = learn(la, lb, [(bags.tokens[a], bags.tokens[b]) for a, b in keep])
+    return lex
 
 
 def _mutual_leaves(corpus: Corpus, bags: Bags, space: PairSpace) -> list[tuple[str, str]]:
