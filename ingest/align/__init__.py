@@ -127,14 +127,15 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     pairs = corpus.doc_pairs()
     with _LOCK:
         keep = workers <= 1
-        _SHARED = (corpus, bags, {}, idf, fps, {}, keep)
+        splitter = Splitter()  # each provision split once per process, this run only
+        _SHARED = _Run(corpus, bags, idf, fps, keep, splitter)
         try:
             keys = list(language_pairs(corpus))
             lexicons = dict(zip(keys, _map(_learn_pair, keys, workers), strict=True))
-            _SHARED = (corpus, bags, lexicons, idf, fps, {}, keep)
+            _SHARED.lexicons = lexicons
             first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
             reach = bridges(first, corpus.law_docs())
-            _SHARED = (corpus, bags, lexicons, idf, fps, reach, keep)
+            _SHARED.reach = reach
             done = _map(_decide_pair, pairs, workers)
         finally:
             _SHARED = None
@@ -150,8 +151,24 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     return out
 
 
-_SHARED: tuple | None = None
-"""What the pair workers read (set just before they are forked, under :data:`_LOCK`)."""
+@dataclass
+class _Run:
+    """What the worker processes of one alignment run read (inherited when forked)."""
+
+    corpus: Corpus
+    bags: Bags
+    idf: dict
+    fps: dict
+    keep: bool
+    """Keep the matchers on the result (in-process runs only)."""
+    splitter: Splitter
+    """Each provision's sentences, split once per process in this run."""
+    lexicons: dict = field(default_factory=dict)
+    reach: dict = field(default_factory=dict)
+
+
+_SHARED: _Run | None = None
+"""The current run (set just before the workers are forked, under :data:`_LOCK`)."""
 _LOCK = threading.Lock()
 
 
@@ -185,34 +202,35 @@ def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
 
 def _learn_pair(key: tuple[str, str]) -> Lexicon:
     """The bootstrapped lexicon of one language pair."""
-    corpus, bags, _lexicons, idf, _fps, _reach, _keep = _SHARED
-    return expand_lexicon(corpus, bags, learn_first(corpus, bags, key), idf)
+    run = _SHARED
+    return expand_lexicon(run.corpus, run.bags, learn_first(run.corpus, run.bags, key), run.idf)
 
 
 def _space(pair: tuple[str, str]):
     assert _SHARED is not None
-    corpus, bags, lexicons, idf, fps, _reach, _keep = _SHARED
+    run = _SHARED
     doc_a, doc_b = pair
-    langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
-    return lexicons[langs], pair_space(corpus, bags, lexicons[langs], idf, doc_a, doc_b, fps)
+    langs = tuple(sorted((run.corpus.docs[doc_a].language, run.corpus.docs[doc_b].language)))
+    lex = run.lexicons[langs]
+    return lex, pair_space(run.corpus, run.bags, lex, run.idf, doc_a, doc_b, run.fps)
 
 
 def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
     """The first, structural pass over one pair of books (feeds the bridges)."""
     _lex, space = _space(pair)
-    return PairMatcher(_SHARED[0], space).line_up()
+    return PairMatcher(_SHARED.corpus, space).line_up()
 
 
 def _decide_pair(pair: tuple[str, str]):
     """Rows and aligned sentences of one pair of books (and its matcher, in process)."""
-    corpus, bags, _lexicons, idf, _fps, reach, keep = _SHARED
+    run = _SHARED
     lex, space = _space(pair)
-    matcher = PairMatcher(corpus, space, reach.get(pair, {}))
+    matcher = PairMatcher(run.corpus, space, run.reach.get(pair, {}))
     matcher.run()
-    rows = _decision_rows(corpus, bags, lex, idf, space, matcher)
-    rows += _definition_rows(corpus, *pair)
-    sentences = _sentences(corpus, lex, space, rows, Splitter())
-    return rows, sentences, matcher if keep else None
+    rows = _decision_rows(run.corpus, run.bags, lex, run.idf, space, matcher)
+    rows += _definition_rows(run.corpus, *pair)
+    sentences = _sentences(run.corpus, lex, space, rows, run.splitter)
+    return rows, sentences, matcher if run.keep else None
 
 
 def align_stage(con: sqlite3.Connection) -> dict:
