@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .evidence import fingerprints
-from .explain import anchors, length_words, matched_terms, why
+from .explain import anchors, length_ratio, matched_terms, why
 from .label import Corpus, load_corpus
 from .lexicon import (
     Bags,
@@ -304,7 +304,7 @@ def _evidence(corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None
         "signals": {k: round(v, 3) for k, v in feats.items()},
     }  # fmt: skip
     ev.update(anchors(space, a, b))
-    length = length_words(space, a, b)
+    length = length_ratio(space, a, b)
     if length:
         ev["length"] = length
     return ev

@@ -77,14 +77,13 @@ def anchors(space: PairSpace, a: str, b: str) -> dict:
     return out
 
 
-def length_words(space: PairSpace, a: str, b: str) -> str | None:
-    """The pair's length ratio against the usual ratio of the two books."""
+def length_ratio(space: PairSpace, a: str, b: str) -> dict | None:
+    """The pair's length ratio (b over a) and the usual ratio of the two books."""
     i, j = space.a.index.get(a), space.b.index.get(b)
-    if i is None or j is None or not space.a.lengths[i]:
+    if i is None or j is None or not space.a.lengths[i] or not space.b.lengths[j]:
         return None
     ratio = space.b.lengths[j] / space.a.lengths[i]
-    usual = math.exp(space.log_ratio)
-    return f"length ratio {ratio:.2f} (usual {usual:.2f})"
+    return {"ratio": round(float(ratio), 3), "usual": round(math.exp(space.log_ratio), 3)}
 
 
 def why(relation: str, p: float, a_id: str, b_id: str, twin: str | None,

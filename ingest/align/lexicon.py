@@ -78,7 +78,7 @@ class Bags:
         forms: dict[str, Counter] = {}
         for p in corpus.provs.values():
             lang = corpus.docs[p.doc].language
-            words = [w for w in nlp.words(f"{p.title} {p.text}") if w.isalpha() and len(w) > 1]
+            words = _words(f"{p.title} {p.text}")
             lemmas = [nlp.lemma(lang, w) for w in words]
             out.tokens[p.id] = lemmas
             forms.setdefault(lang, Counter()).update(zip(lemmas, words, strict=True))
@@ -90,9 +90,14 @@ class Bags:
         return out
 
 
+def _words(text: str) -> list[str]:
+    """The folded alphabetic words of ``text`` (numbers, labels and single letters out)."""
+    return [w for w in nlp.words(text) if w.isalpha() and len(w) > 1]
+
+
 def tokens(lang: str, text: str) -> list[str]:
-    """Folded lemmas of the alphabetic words of ``text`` (numbers and labels left out)."""
-    return [nlp.lemma(lang, w) for w in nlp.words(text) if w.isalpha() and len(w) > 1]
+    """Folded lemmas of the words of ``text`` (:func:`_words`)."""
+    return [nlp.lemma(lang, w) for w in _words(text)]
 
 
 @dataclass
@@ -262,7 +267,8 @@ def _covered(likely: dict[str, frozenset], src: list[str], tgt: set[str]) -> flo
     return sum(1 for w in src if not likely.get(w, empty).isdisjoint(tgt)) / len(src)
 
 
-def _counts(vocab: dict[str, int], lists: list[list[str]]) -> sparse.csr_matrix:
+def count_matrix(vocab: dict[str, int], lists: list[list[str]]) -> sparse.csr_matrix:
+    """Token counts of each list over ``vocab`` (rows: lists; words outside it ignored)."""
     rows, cols = [], []
     for i, toks in enumerate(lists):
         for w in toks:
@@ -276,8 +282,8 @@ def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) ->
     """:func:`own_similarity` of many pairs at once, with sparse products."""
     if not pairs:
         return np.zeros(0)
-    xa = _counts(lex.vocab_a, [a for a, _ in pairs])
-    xb = _counts(lex.vocab_b, [b for _, b in pairs])
+    xa = count_matrix(lex.vocab_a, [a for a, _ in pairs])
+    xb = count_matrix(lex.vocab_b, [b for _, b in pairs])
     out = []
     for x, y, m, lists in ((xa, xb, lex.ab, [a for a, _ in pairs]),
                            (xb, xa, lex.ba, [b for _, b in pairs])):  # fmt: skip

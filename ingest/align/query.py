@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 
 from ..store import doc_pair_clause, has_table
@@ -25,10 +24,8 @@ def _turned(evidence: dict) -> dict:
             ev[key] = d
     if isinstance(ev.get("titles"), list):
         ev["titles"] = ev["titles"][::-1]
-    m = re.match(r"length ratio ([\d.]+) \(usual ([\d.]+)\)", str(ev.get("length", "")))
-    if m and float(m.group(1)) and float(m.group(2)):
-        ev["length"] = (f"length ratio {1 / float(m.group(1)):.2f} "
-                        f"(usual {1 / float(m.group(2)):.2f})")  # fmt: skip
+    if isinstance(ev.get("length"), dict):
+        ev["length"] = {k: round(1 / v, 3) for k, v in ev["length"].items()}
     return ev
 
 

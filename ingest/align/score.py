@@ -28,6 +28,7 @@ from .lexicon import (
     BOOTSTRAP_KEEP,
     Bags,
     Lexicon,
+    count_matrix,
     label_training_pairs,
     language_pairs,
     learn,
@@ -61,17 +62,7 @@ def doc_space(
     own-text counts, summed over each provision's subtree by a descendant matrix)."""
     ids = [nid for nid in corpus.by_label[doc].values() if corpus.provs[nid].has_text]
     index = {nid: i for i, nid in enumerate(ids)}
-    weight = np.ones(len(vocab))
-    for w, j in vocab.items():
-        weight[j] = idf.get(w, 1.0)
-    rows, cols = [], []
-    for i, nid in enumerate(ids):
-        for w in bags.tokens.get(nid, ()):
-            j = vocab.get(w)
-            if j is not None:
-                rows.append(i)
-                cols.append(j)
-    own = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ids), len(vocab)))
+    own = count_matrix(vocab, [bags.tokens.get(nid, []) for nid in ids])
     d_rows, d_cols = [], []
     for i, nid in enumerate(ids):
         for d in corpus.descendants(nid):
@@ -80,11 +71,18 @@ def doc_space(
                 d_rows.append(i)
                 d_cols.append(k)
     below = sparse.csr_matrix((np.ones(len(d_rows)), (d_rows, d_cols)), shape=(len(ids),) * 2)
-    counts = (below @ own).tocsr()
-    counts.data = 1 + np.log(counts.data)
-    m = sparse.csr_matrix(counts @ sparse.diags(weight))
     lengths = np.array([len(corpus.subtree_text(nid)) for nid in ids], dtype=float)
-    return DocSpace(doc, ids, index, _normalise(m), lengths)
+    return DocSpace(doc, ids, index, _tfidf(below @ own, vocab, idf), lengths)
+
+
+def _tfidf(counts: sparse.spmatrix, vocab: dict[str, int], idf: dict[str, float]):
+    """Log-scaled counts times the IDF of each word of ``vocab``, rows L2-normalised."""
+    weight = np.ones(len(vocab))
+    for w, j in vocab.items():
+        weight[j] = idf.get(w, 1.0)
+    counts = sparse.csr_matrix(counts)
+    counts.data = 1 + np.log(counts.data)
+    return _normalise(sparse.csr_matrix(counts @ sparse.diags(weight)))
 
 
 def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
@@ -149,21 +147,28 @@ class PairSpace:
 
     def top(self, a: str, k: int) -> list[str]:
         """The ``k`` provisions of ``doc_b`` most similar to ``a``."""
-        i = self.a.index.get(a)
-        if i is None:
-            return []
-        if self._top is None:
-            self._top = self._ranked(False)
-        return [self.b.ids[j] for j in self._top[i][:k] if self.ab[i, j] + self.ba[i, j] > 0]
+        return self._best(a, k, reverse=False)
 
     def top_rev(self, b: str, k: int) -> list[str]:
         """The ``k`` provisions of ``doc_a`` most similar to ``b``."""
-        j = self.b.index.get(b)
-        if j is None:
+        return self._best(b, k, reverse=True)
+
+    def _best(self, node: str, k: int, reverse: bool) -> list[str]:
+        mine, other = (self.b, self.a) if reverse else (self.a, self.b)
+        i = mine.index.get(node)
+        if i is None:
             return []
-        if self._top_rev is None:
+        if reverse and self._top_rev is None:
             self._top_rev = self._ranked(True)
-        return [self.a.ids[i] for i in self._top_rev[j][:k] if self.ab[i, j] + self.ba[i, j] > 0]
+        elif not reverse and self._top is None:
+            self._top = self._ranked(False)
+        ranked = self._top_rev if reverse else self._top
+        out = []
+        for j in ranked[i][:k]:
+            x, y = (j, i) if reverse else (i, j)
+            if self.ab[x, y] + self.ba[x, y] > 0:
+                out.append(other.ids[j])
+        return out
 
     def length_z(self, a: str, b: str) -> float:
         """How unusual the length ratio of the pair is (robust z-score, Gale-Church idea)."""
@@ -264,18 +269,7 @@ def features(
 
 
 def _bag_matrix(vocab: dict[str, int], bags: list[list[str]], idf: dict[str, float]):
-    rows, cols, vals = [], [], []
-    for i, toks in enumerate(bags):
-        counts: dict[str, int] = {}
-        for w in toks:
-            if w in vocab:
-                counts[w] = counts.get(w, 0) + 1
-        for w, c in counts.items():
-            rows.append(i)
-            cols.append(vocab[w])
-            vals.append((1 + math.log(c)) * idf.get(w, 1.0))
-    m = sparse.csr_matrix((vals, (rows, cols)), shape=(len(bags), len(vocab)))
-    return _normalise(m)
+    return _tfidf(count_matrix(vocab, bags), vocab, idf)
 
 
 def bag_similarity(
