@@ -14,21 +14,22 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -2.10,
-    "lex": 0.67,
-    "lex_min": 0.93,
-    "margin_row": 2.54,
-    "margin_col": 2.00,
+    "bias": -3.20,
+    "lex": 0.94,
+    "lex_min": 1.11,
+    "cover": 1.06,
+    "margin_row": 2.30,
+    "margin_col": 1.86,
     "same_label": 0.00,
-    "same_law": 0.26,
-    "in_parent": 0.46,
-    "length": -1.90,
-    "anchors": 0.88,
+    "same_law": 0.15,
+    "in_parent": 0.13,
+    "length": -1.33,
+    "anchors": 1.12,
     "sequence": 0.00,
-    "agree": 0.46,
-    "search": 0.86,
-    "swap": 0.52,
-    "bridge": 1.06,
+    "agree": 0.49,
+    "search": 0.68,
+    "swap": 0.36,
+    "bridge": 1.54,
     "island": 0.00,
 }
 """Logistic weights (dev-set fit)."""
@@ -59,6 +60,9 @@ PARTIAL_LEX = 0.3
 """A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
 SHOW = 0.7
 """A pair is shown as equivalent from this probability on."""
+RESCUE = 0.8
+"""A candidate that is not the structural choice is shown from this probability on (its
+signals lack the structural agreement, and a rival choice exists)."""
 SPLIT_PART = 0.5
 """Similarity of a part (carried into the whole's language) for a ``split``."""
 

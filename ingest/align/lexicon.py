@@ -155,31 +155,53 @@ def _ibm1(
     """IBM Model 1 t(tgt | src) by EM; source index 0 is NULL (prepended to each pair).
 
     Every (source word, target word) co-occurrence gets one parameter; an E step spreads
-    each target token over the source tokens of its pair in proportion to t, an M step
-    renormalises the expected counts per source word.
+    each target token over the source tokens of its pair in proportion to t times a
+    position prior (:func:`_diagonal`), an M step renormalises the expected counts per
+    source word.
     """
-    keys, positions = [], []
+    keys, positions, priors = [], [], []
     offset = 0
     for src, tgt in pairs:
         s = np.concatenate(([0], src))
         keys.append((s[:, None] * n_tgt + tgt[None, :]).ravel())
         positions.append(np.tile(np.arange(offset, offset + len(tgt)), len(s)))
+        priors.append(_diagonal(len(src), len(tgt)).ravel())
         offset += len(tgt)
     if not keys:
         return sparse.csr_matrix((n_src, n_tgt))
     key = np.concatenate(keys)
     pos = np.concatenate(positions)
+    prior = np.concatenate(priors)
     uniq, k = np.unique(key, return_inverse=True)
     src_of = uniq // n_tgt
     t = np.ones(len(uniq))
     for _ in range(iterations):
-        w = t[k]
+        w = t[k] * prior
         denom = np.bincount(pos, weights=w, minlength=offset)
         counts = np.bincount(k, weights=w / denom[pos], minlength=len(uniq))
         totals = np.bincount(src_of, weights=counts, minlength=n_src)
         t = counts / totals[src_of]
     keep = t >= KEEP
     return sparse.csr_matrix((t[keep], (src_of[keep], uniq[keep] % n_tgt)), shape=(n_src, n_tgt))
+
+
+DIAGONAL = 4.0
+"""Strength of the position prior (fast_align's diagonal tension); 0 is IBM Model 1."""
+NULL_PRIOR = 0.1
+"""Share of the position prior given to NULL when :data:`DIAGONAL` is on."""
+
+
+def _diagonal(m: int, n: int) -> np.ndarray:
+    """Position prior of a pair with ``m`` source and ``n`` target tokens, shape
+    (m + 1, n): row 0 is NULL; a source token near the target token's relative position
+    is likelier (fast_align), each column sums to one."""
+    if DIAGONAL <= 0:
+        return np.ones((m + 1, n))
+    i = (np.arange(1, m + 1) - 0.5)[:, None] / m
+    j = (np.arange(1, n + 1) - 0.5)[None, :] / n
+    h = np.exp(-DIAGONAL * np.abs(i - j))
+    h = (1 - NULL_PRIOR) * h / h.sum(axis=0, keepdims=True)
+    return np.vstack([np.full((1, n), NULL_PRIOR), h])
 
 
 def _index(vocab: dict[str, int], words: list[str]) -> np.ndarray:

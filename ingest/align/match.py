@@ -406,6 +406,8 @@ class PairMatcher:
                     same_law = law_of(self.corpus.provs[a].label) == law_of(
                         self.corpus.provs[b].label)  # fmt: skip
                     d.relation = "renumbered" if same_law else "moved"
+        if d.b is None:
+            self._rescue(a, d, cands)
         if (
             d.b is None
             and twin is not None
@@ -416,6 +418,26 @@ class PairMatcher:
             if f["lex"] >= calibration.PARTIAL_LEX:
                 d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
+
+
+    def _rescue(self, a: str, d: Decision, cands: list[tuple[float, str]]) -> None:
+        """When the structural choice is not shown, a candidate from the whole book that
+        the model itself finds reliable is (2007 27C's content is 2017 27A2 while the
+        label twin 27C now says something else); never one another provision holds with
+        a higher probability."""
+        for p, b in cands:
+            if p < calibration.RESCUE:
+                return
+            if b == self.match.get(a):
+                continue
+            holder = self.taken.get(b)
+            if holder is not None and holder != a and self.prob(holder, b)[0] >= p:
+                continue
+            d.b, d.p, d.feats = b, p, self.prob(a, b)[1]
+            same_law = law_of(self.corpus.provs[a].label) == law_of(self.corpus.provs[b].label)
+            twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
+            d.relation = "same" if b == twin else "renumbered" if same_law else "moved"
+            return
 
 
 def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str]]]:

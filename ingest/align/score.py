@@ -17,6 +17,7 @@ length agreement, numbers and cited laws as anchors, and the label prior.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -123,6 +124,10 @@ class PairSpace:
     log_spread: float
     """Median absolute deviation of that log ratio."""
     fps: dict[str, Fingerprint] = field(default_factory=dict)
+    counts: tuple[dict, dict] | None = None
+    """Lemma counts of each provision's subtree, per side (for :meth:`cover`)."""
+    likely: tuple[dict, dict] = ({}, {})
+    """Likely translations of each word, a's words to b's and the reverse."""
     _top: np.ndarray | None = None
     _top_rev: np.ndarray | None = None
 
@@ -169,6 +174,18 @@ class PairSpace:
             if self.ab[x, y] + self.ba[x, y] > 0:
                 out.append(other.ids[j])
         return out
+
+    def cover(self, a: str, b: str) -> float:
+        """One-to-one coverage, the lower of both directions: the share of one side's
+        words (with their repetitions) that find a likely translation among the other
+        side's words not already used. A clause one side adds or drops lowers it even
+        when every word of it occurs elsewhere in the other text (a rewritten rule)."""
+        if self.counts is None:
+            return 0.0
+        ca, cb = self.counts[0].get(a), self.counts[1].get(b)
+        if not ca or not cb:
+            return 0.0
+        return min(_covered_once(self.likely[0], ca, cb), _covered_once(self.likely[1], cb, ca))
 
     def length_z(self, a: str, b: str) -> float:
         """How unusual the length ratio of the pair is (robust z-score, Gale-Church idea)."""
@@ -218,7 +235,24 @@ def pair_space(
                 ratios.append(math.log(lb / la))
     med = float(np.median(ratios)) if ratios else 0.0
     mad = float(np.median(np.abs(np.array(ratios) - med))) if ratios else 0.2
-    return PairSpace(sa, sb, ab, ba, med, mad, fps)
+    counts = (_subtree_counts(corpus, bags, sa.ids), _subtree_counts(corpus, bags, sb.ids))
+    likely = (lex.likely(flip), lex.likely(not flip))
+    return PairSpace(sa, sb, ab, ba, med, mad, fps, counts, likely)
+
+
+def _covered_once(likely: dict[str, frozenset], src: Counter, tgt: Counter) -> float:
+    """Share of the tokens of ``src`` matched one to one with a likely translation."""
+    hit = 0
+    for w, n in src.items():
+        reach = sum(tgt.get(v, 0) for v in likely.get(w, ()))
+        hit += min(n, reach)
+    return hit / max(1, sum(src.values()))
+
+
+def _subtree_counts(corpus: Corpus, bags: Bags, ids: list[str]) -> dict[str, Counter]:
+    """Lemma counts of the subtree (own text and every sub-provision's) of each of ``ids``."""
+    return {nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
+            for nid in ids}  # fmt: skip
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
@@ -231,7 +265,8 @@ def _dice(a, b) -> float | None:
     return 2 * len(set(a) & set(b)) / (len(set(a)) + len(set(b)))
 
 
-FEATURES = ("lex", "lex_min", "same_label", "same_law", "in_parent", "length", "anchors")
+FEATURES = ("lex", "lex_min", "cover", "same_label", "same_law", "in_parent", "length",
+            "anchors")  # fmt: skip
 """The signals of one candidate pair, in the order the calibrated model weighs them."""
 
 
@@ -257,9 +292,12 @@ def features(
         cites = _dice(laws_a, laws_b)
         if cites is not None:
             anchors.append(cites)
+        elif laws_a or laws_b:
+            anchors.append(0.0)  # one side refers to another law, the other to none
     return {
         "lex": (ab + ba) / 2,
         "lex_min": min(ab, ba),
+        "cover": space.cover(a, b),
         "same_label": float(pa.label == pb.label),
         "same_law": float(law_of(pa.label) == law_of(pb.label)),
         "in_parent": 0.5 if parent_match is None else float(parent_match),
