@@ -419,7 +419,6 @@ class PairMatcher:
                 d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
 
-
     def _rescue(self, a: str, d: Decision, cands: list[tuple[float, str]]) -> None:
         """When the structural choice is not shown, a candidate from the whole book that
         the model itself finds reliable is (2007 27C's content is 2017 27A2 while the
