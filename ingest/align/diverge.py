@@ -39,12 +39,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ingest import store
-from ingest.nlp import words
+from ingest.nlp import lemma, words
 
 from .checks import (
     CHECKS,
     CONCEPT_MAX_SHARE,
     GREEK_NOTE,
+    RENDER_P,
     SEVERITIES,
     TYPE_FACTOR,
     TYPES,
@@ -112,6 +113,10 @@ class _Corpus:
     concept_langs: dict[str, set[str]]
     concept_share: dict[tuple[str, str], float] = field(default_factory=dict)
     terms: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: (node, concept) -> the words of the node that the glossary tagged as the concept
+    hit_words: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    #: (language, other language) -> lemma -> its likely translations (learned lexicon)
+    renders: dict[tuple[str, str], dict[str, set[str]]] = field(default_factory=dict)
     #: (node, other document) whose only alignment there is a flagged label match
     contradicted: set[tuple[str, str]] = field(default_factory=set)
     counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -154,8 +159,17 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         c.cites[r[0]].append({"target": r[1], "reason": r[2], "raw": r[3], "ref": r[4],
                               "start": r[5], "end": r[6], "field": r[7]})  # fmt: skip
     if store.has_table(con, "concept_hits"):
-        for node, concept in con.execute("SELECT DISTINCT node, concept FROM concept_hits"):
+        hits = con.execute("SELECT node, concept, surface FROM concept_hits")
+        for node, concept, surface in hits:
             c.concepts[node].add(concept)
+            c.hit_words.setdefault((node, concept), set()).update(words(surface))
+    if store.has_table(con, "lexicon"):
+        for la, lb, wa, wb, p_ab, p_ba in con.execute(
+            "SELECT lang_a, lang_b, word_a, word_b, p_ab, p_ba FROM lexicon"
+        ):
+            if max(p_ab, p_ba) >= RENDER_P and min(len(wa), len(wb)) > 3:  # no articles
+                c.renders.setdefault((la, lb), {}).setdefault(wa, set()).add(wb)
+                c.renders.setdefault((lb, la), {}).setdefault(wb, set()).add(wa)
     sizes = Counter(n["doc"] for n in c.nodes.values())
     tagged = Counter((c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes
                      for k in ks)  # fmt: skip
@@ -267,6 +281,14 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
     side.words = set(words(" ".join(c.nodes[m]["text"] for m in {*members, *near})))
     side.terms = c.terms.get(lang, {})
+    side.lemmas = {lemma(lang, w) for w in side.words}
+    table = c.renders.get((lang, c.langs[odoc]), {})
+    same_language = lang == c.langs[odoc]
+    for k in side.concepts:
+        said = {lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())}
+        side.renders[k] = {t for w in said for t in table.get(w, ())}
+        if same_language:
+            side.renders[k] |= said
     for k in c.kids.get(nid, []):
         mapped = c.counterpart.get((k, odoc))
         if mapped:
