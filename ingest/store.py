@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .model import Citation, Document, Node, ParseWarning
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_DB = Path("var/lawgraph.db")
 
 SCHEMA = """

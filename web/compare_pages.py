@@ -5,13 +5,17 @@ Twins: /api/compare/{label}?docs=…, /api/divergences?a=…&b=… (also as CSV)
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
+import os
+import secrets
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.deps import Con
-from ingest import store
+from ingest import reviews, store
 
 from .features import feature
 from .templating import query_url, render
@@ -118,22 +122,66 @@ def _divergence_rows(con, a: str, b: str, type: str, severity: str) -> list[dict
         raise HTTPException(400, str(exc)) from exc
 
 
+CSRF_COOKIE = "lawgraph_csrf"
+REVIEW_POLICY_ENV = "LAWGRAPH_REVIEWS"
+"""``loopback`` (the default: reviews are written only from this machine), ``anywhere``
+or ``off``."""
+
+
+def review_policy() -> str:
+    value = os.environ.get(REVIEW_POLICY_ENV, "loopback").strip().lower()
+    return value if value in ("loopback", "anywhere", "off") else "loopback"
+
+
+def _review_allowed(request: Request) -> str | None:
+    """Why this client may not write reviews, or None if it may."""
+    policy = review_policy()
+    if policy == "off":
+        return "reviews are switched off on this server"
+    if policy == "anywhere":
+        return None
+    host = request.client.host if request.client else ""
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return (f"reviews are written only from this machine (set {REVIEW_POLICY_ENV}=anywhere "
+            f"to allow others)")  # fmt: skip
+
+
+def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
+    try:
+        return reviews.load(reviews.reviews_path(request.app.state.db)), None
+    except reviews.ReviewError as exc:
+        return {}, str(exc)
+
+
 @router.get("/divergences", response_class=HTMLResponse)
 def divergences_page(
     request: Request, con: Con, a: Text = "", b: Text = "", type: Text = "",
-    severity: Text = "", sort: Text = "score", desc: bool = True,
+    severity: Text = "", sort: Text = "score", desc: bool = True, state: Text = "",
     page: Annotated[int, Query(ge=1, le=10_000)] = 1,
 ) -> Response:  # fmt: skip
-    """Divergences between two documents, sortable and filterable, with a CSV download.
+    """Divergences between two documents, sortable and filterable, with a CSV download,
+    and a review state per finding (confirmed, not an issue, fixed) that translators set
+    here or with ``lawgraph divergences review``.
 
     The table shows :data:`PAGE_ROWS` rows a page; the CSV has them all.
     """
     a, b = _pair(con, a, b)
     if sort not in SORTS:
         sort = "score"
+    if state and state not in reviews.STATES:
+        raise HTTPException(400, f"unknown review state {state!r} "
+                                 f"(choose from {', '.join(reviews.STATES)})")  # fmt: skip
     rows = _divergence_rows(con, a, b, type, severity)
     report, total, pages = None, 0, 1
+    decided, review_error = _reviews(request)
     if rows is not None:
+        reviews.attach(rows, decided)
+        if state:
+            rows = [r for r in rows if r["review_state"] == state]
         total = len(rows)
         pages = max(1, -(-total // PAGE_ROWS))
         page = min(page, pages)
@@ -142,14 +190,51 @@ def divergences_page(
 
         report = pair_report(con, a, b) | {"types": TYPES}
     lang = {d["id"]: d["language"] for d in store.documents(con)}
-    return render(
+    token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
+    response = render(
         request,
         "divergences.html",
         {"a": a, "b": b, "type": type, "severity": severity, "sort": sort, "desc": desc,
          "rows": rows, "total": total, "page": page, "pages": pages, "report": report,
-         "docs": store.documents(con), "lang": lang,
+         "docs": store.documents(con), "lang": lang, "state": state,
+         "states": reviews.STATES, "csrf": token, "review_error": review_error,
+         "can_review": _review_allowed(request) is None,
          "title": f"Divergences {a} ↔ {b}",
          "csv": query_url("/api/divergences", a=a, b=b, type=type, severity=severity,
                           format="csv"),
          "twin": query_url("/api/divergences", a=a, b=b, type=type, severity=severity)},
     )  # fmt: skip
+    if request.cookies.get(CSRF_COOKIE) != token:
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict",
+                            path="/divergences")  # fmt: skip
+    return response
+
+
+@router.post("/divergences/review")
+def review_finding(
+    request: Request, con: Con,
+    id: Annotated[str, Form(max_length=40)],
+    review_state: Annotated[str, Form(max_length=20)],
+    csrf: Annotated[str, Form(max_length=100)],
+    note: Annotated[str, Form(max_length=reviews.NOTE_MAX)] = "",
+    back: Annotated[str, Form(max_length=2000)] = "/divergences",
+) -> Response:  # fmt: skip
+    """Record the review state of one finding and go back to the report (303).
+
+    Guarded by a double-submit token (the form's ``csrf`` must equal the page's
+    ``SameSite=Strict`` cookie) and, by default, accepted only from loopback clients."""
+    refused = _review_allowed(request)
+    if refused:
+        raise HTTPException(403, refused)
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    if not cookie or not hmac.compare_digest(cookie, csrf):
+        raise HTTPException(403, "the form has expired or did not come from this site: "
+                                 "reload the divergence page and try again")  # fmt: skip
+    try:
+        reviews.record(reviews.reviews_path(request.app.state.db), con, id, review_state,
+                       note, source="web")  # fmt: skip
+    except reviews.ReviewError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    if not back.startswith("/divergences") or back.startswith("//"):
+        back = "/divergences"
+    return RedirectResponse(f"{back}#f-{id}", status_code=303)

@@ -62,6 +62,15 @@ def _table(result: dict) -> None:
                                                      for t in result["topics"]))  # fmt: skip
 
 
+class _DefaultGroup(click.Group):
+    """A group whose first subcommand is the default: ``divergences A B`` lists."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not any(a in self.commands for a in args) and args[0] not in ("--help",):
+            args = ["list", *args]
+        return super().parse_args(ctx, args)
+
+
 def register(group: click.Group) -> None:
     """Add this module's commands to the ``lawgraph`` group."""
     from api.cli import DB_OPTION, open_db
@@ -86,7 +95,11 @@ def register(group: click.Group) -> None:
         else:
             _table(result)
 
-    @group.command("divergences")
+    @group.group("divergences", cls=_DefaultGroup)
+    def divergences_group() -> None:
+        """Divergences between two documents, and their review states."""
+
+    @divergences_group.command("list")
     @DB_OPTION
     @click.argument("doc_a")
     @click.argument("doc_b")
@@ -96,8 +109,9 @@ def register(group: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
     @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
     def divergences_cmd(db, doc_a, doc_b, type_, severity, limit, as_json, as_csv) -> None:
-        """Divergences between two documents, highest provision score first."""
-        from ingest import store
+        """Divergences between two documents, highest provision score first (the default:
+        ``lawgraph divergences fi-2007 sv-2007``)."""
+        from ingest import reviews, store
         from ingest.align.diverge import DivergenceError, divergences, pair_report
 
         if as_json and as_csv:
@@ -112,6 +126,10 @@ def register(group: click.Group) -> None:
         try:
             rows = divergences(con, doc_a, doc_b, type=type_, severity=severity, limit=limit)
         except DivergenceError as exc:
+            raise click.ClickException(str(exc)) from exc
+        try:
+            reviews.attach(rows, reviews.load(reviews.reviews_path(store.resolve_db(db))))
+        except reviews.ReviewError as exc:
             raise click.ClickException(str(exc)) from exc
         if as_json:
             out = {"a": doc_a, "b": doc_b, "results": rows,
@@ -133,5 +151,26 @@ def register(group: click.Group) -> None:
                    + ", ".join(f"{k} {v}" for k, v in report["by_type"].items()))  # fmt: skip
         for r in rows:
             pair = f"{r['a'] or '—'} ~ {r['b'] or '—'}"
-            click.echo(f"{r['score'] or 0:6.1f}  {pair:<34} {r['type']:<17} {r['severity']:<6} "
-                       f"{r['message']}")  # fmt: skip
+            state = "" if r["review_state"] == "open" else f" [{r['review_state']}]"
+            click.echo(f"{r['score'] or 0:6.1f}  {r['id']:<12} {pair:<34} {r['type']:<17} "
+                       f"{r['severity']:<6} {r['message']}{state}")  # fmt: skip
+
+    @divergences_group.command("review")
+    @DB_OPTION
+    @click.argument("finding_id")
+    @click.option("--state", type=click.Choice(["open", "confirmed", "not-an-issue", "fixed"]),
+                  required=True, help="The decision about the finding.")  # fmt: skip
+    @click.option("--note", default="", help="Why (kept with the state).")
+    def review_cmd(db, finding_id: str, state: str, note: str) -> None:
+        """Record a review state for one finding (its id is in the list, the page, the
+        CSV and the JSON); kept beside the store, so it survives a re-ingest."""
+        from ingest import reviews, store
+
+        con = open_db(db)
+        path = reviews.reviews_path(store.resolve_db(db))
+        try:
+            rec = reviews.record(path, con, finding_id, state, note, source="cli")
+        except reviews.ReviewError as exc:
+            raise click.ClickException(str(exc)) from exc
+        click.echo(f"{rec['id']}: {rec['state']}" + (f" ({rec['note']})" if rec["note"] else "")
+                   + f" — recorded in {path}")  # fmt: skip

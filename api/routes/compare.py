@@ -7,12 +7,12 @@ import io
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from graph.compare import CompareError, ProvisionNotFound, compare
-from ingest import store
+from ingest import reviews, store
 from ingest.align.diverge import DivergenceError, divergences, pair_report
 
 from ..deps import Con
@@ -20,8 +20,8 @@ from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
-CSV_COLUMNS = ("a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight", "score",
-               "message", "evidence")  # fmt: skip
+CSV_COLUMNS = ("id", "a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight",
+               "score", "message", "evidence", "review_state", "review_note")  # fmt: skip
 
 
 class CompareRow(BaseModel):
@@ -49,6 +49,8 @@ class CompareOut(BaseModel):
 
 
 class DivergenceOut(BaseModel):
+    id: str = ""
+    """Stable finding id (the same for the same input across re-ingests)."""
     a: str | None
     b: str | None
     doc_a: str
@@ -60,6 +62,8 @@ class DivergenceOut(BaseModel):
     score: float | None
     evidence: dict[str, Any]
     message: str
+    review_state: str = "open"
+    review_note: str = ""
 
 
 class DivergenceList(BaseModel):
@@ -98,13 +102,14 @@ def compare_route(
 
 @router.get("/api/divergences", response_model=DivergenceList, responses=ERRORS)
 def divergences_route(
-    con: Con, a: Doc = None, b: Doc = None,
+    request: Request, con: Con, a: Doc = None, b: Doc = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
     severity: Annotated[str | None, Query(max_length=10)] = None,
     format: Annotated[str, Query(max_length=10)] = "json",
     limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
 ) -> Any:  # fmt: skip
-    """Divergences between documents ``a`` and ``b`` as JSON or a CSV download."""
+    """Divergences between documents ``a`` and ``b`` as JSON or a CSV download, each with
+    its stable ``id`` and its review state (``review_state``, ``review_note``)."""
     if format not in ("json", "csv"):
         raise HTTPException(400, f"unknown format {format!r} (choose from json, csv)")
     known = [d["id"] for d in store.documents(con)]
@@ -119,6 +124,10 @@ def divergences_route(
         raise HTTPException(400, str(exc)) from exc
     total = len(rows)
     rows = rows[:limit] if limit else rows
+    try:
+        reviews.attach(rows, reviews.load(reviews.reviews_path(request.app.state.db)))
+    except reviews.ReviewError as exc:
+        raise HTTPException(503, str(exc)) from exc
     if format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf)

@@ -32,6 +32,7 @@ only feed the national-addition check.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -71,10 +72,11 @@ PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS divergences (
-  a TEXT, b TEXT, doc_a TEXT NOT NULL, doc_b TEXT NOT NULL, label TEXT NOT NULL,
+  id TEXT NOT NULL, a TEXT, b TEXT, doc_a TEXT NOT NULL, doc_b TEXT NOT NULL, label TEXT NOT NULL,
   type TEXT NOT NULL, severity TEXT NOT NULL, weight REAL NOT NULL, evidence TEXT NOT NULL,
   message TEXT NOT NULL
 );
+CREATE UNIQUE INDEX IF NOT EXISTS divergences_id ON divergences(id);
 CREATE INDEX IF NOT EXISTS divergences_a ON divergences(a);
 CREATE INDEX IF NOT EXISTS divergences_b ON divergences(b);
 CREATE INDEX IF NOT EXISTS divergences_docs ON divergences(doc_a, doc_b);
@@ -374,11 +376,12 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
         a, b = (g["node"], None) if first else (None, g["node"])
         da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])
         rows.append((a, b, da, db, g["label"], _gap_finding(c, g)))
+    ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
     con.executemany(
-        "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?)",
-        [(a, b, da, db, label, f["type"], f["severity"], f["weight"],
+        "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [(fid, a, b, da, db, label, f["type"], f["severity"], f["weight"],
           json.dumps(f["evidence"], ensure_ascii=False), f["message"])
-         for a, b, da, db, label, f in rows],
+         for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)],
     )  # fmt: skip
     scores: dict[tuple, list] = {}
     for a, b, da, db, label, f in rows:
@@ -407,6 +410,21 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
                         for k, v in cal.items()},
         "seconds": round(time.perf_counter() - t0, 2),
     }  # fmt: skip
+
+
+def finding_ids(rows: list[tuple]) -> list[str]:
+    """A stable id per finding ``(a, b, doc_a, doc_b, finding)``: a hash of the two
+    provisions, the type and the evidence (not the message, whose wording may change), so
+    the same input gives the same ids and a review outlives a re-ingest. Two findings
+    that would hash alike get ``-2``, ``-3`` in input order."""
+    out, seen = [], Counter()
+    for a, b, da, db, f in rows:
+        key = json.dumps([a, b, da, db, f["type"], f["evidence"]], ensure_ascii=False,
+                         sort_keys=True)  # fmt: skip
+        fid = hashlib.sha256(key.encode()).hexdigest()[:12]
+        seen[fid] += 1
+        out.append(fid if seen[fid] == 1 else f"{fid}-{seen[fid]}")
+    return out
 
 
 # ---------------------------------------------------------------- serve-time helpers

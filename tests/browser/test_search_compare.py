@@ -108,3 +108,21 @@ def test_estonian_topic_lists_laws_in_every_book_or_none(page):
         expect(block.locator("ol.candidates li").first).to_contain_text("Law 61")
     page.goto("/doc/et-1930s/topic/culbertsoni-susteem")
     expect(page.locator("p.none").first).to_contain_text("order of the laws")
+
+
+def test_mark_a_divergence_and_see_the_state_after_a_reload(page):
+    """A translator marks a finding as confirmed with a note; it is still marked after a
+    reload, and the review filter finds it."""
+    page.goto("/divergences?a=fi-2007&b=sv-2007")
+    row = page.locator("tbody tr").nth(1)
+    fid = row.get_attribute("id")
+    row.locator("select[name=review_state]").select_option("confirmed")
+    row.locator("input[name=note]").fill("checked against the book")
+    row.get_by_role("button", name="Save").click()
+    page.wait_for_url(f"**#{fid}")
+    page.reload()
+    mine = page.locator(f"#{fid}")
+    expect(mine.locator(".state")).to_have_text("confirmed")
+    expect(mine.locator(".note")).to_have_text("checked against the book")
+    page.goto("/divergences?a=fi-2007&b=sv-2007&state=confirmed")
+    expect(page.locator(f"#{fid}")).to_be_visible()

@@ -1,0 +1,135 @@
+"""Review states of divergence findings: the file beside the store, the CLI, the page."""
+
+import re
+import shutil
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.cli import main as cli
+from ingest import reviews
+from ingest.align import diverge
+
+
+@pytest.fixture
+def store_copy(ingested, tmp_path):
+    """A private copy of the session store (reviews are written beside it)."""
+    path = tmp_path / "lawgraph.db"
+    shutil.copy(ingested[0], path)
+    return path
+
+
+def _ids(con, a="fi-2007", b="sv-2007"):
+    return [r["id"] for r in diverge.divergences(con, a, b)]
+
+
+def test_finding_ids_are_unique_and_the_same_when_the_stage_runs_again(con, store_copy):
+    first = [r[0] for r in con.execute("SELECT id FROM divergences ORDER BY id")]
+    assert first and len(first) == len(set(first))
+    rw = sqlite3.connect(store_copy)
+    rw.executescript("DROP TABLE divergences; DROP TABLE divergence_scores; "
+                     "DROP TABLE divergence_gaps;")  # fmt: skip
+    diverge.divergence_stage(rw)
+    rw.commit()
+    again = [r[0] for r in rw.execute("SELECT id FROM divergences ORDER BY id")]
+    assert again == first
+
+
+def test_record_load_attach_and_every_bad_input(con, tmp_path):
+    path = tmp_path / "x.reviews.db"
+    assert reviews.load(path) == {} and not path.exists()  # reading creates nothing
+    fid = _ids(con)[0]
+    rec = reviews.record(path, con, fid, "confirmed", "  wrong number  ")
+    assert rec["state"] == "confirmed" and rec["note"] == "wrong number"
+    reviews.record(path, con, fid, "fixed")
+    assert reviews.load(path)[fid]["state"] == "fixed"
+    rows = reviews.attach([{"id": fid}, {"id": "other"}], reviews.load(path))
+    assert [r["review_state"] for r in rows] == ["fixed", "open"]
+    history = sqlite3.connect(path).execute("SELECT state FROM history WHERE id = ?", (fid,))
+    assert [r[0] for r in history] == ["confirmed", "fixed"]
+    for bad in (("nope", "fixed", ""), (fid, "maybe", ""), (fid, "fixed", "x" * 2001)):
+        with pytest.raises(reviews.ReviewError):
+            reviews.record(path, con, *bad)
+    broken = tmp_path / "broken.reviews.db"
+    broken.write_bytes(b"this is not a database" * 200)
+    with pytest.raises(reviews.ReviewError, match="unusable"):
+        reviews.load(broken)
+    with pytest.raises(reviews.ReviewError, match="unusable"):
+        reviews.record(broken, con, fid, "fixed")
+
+
+def test_cli_review_then_list_json_and_csv_carry_the_state(store_copy):
+    run = CliRunner()
+    listing = run.invoke(cli, ["divergences", "fi-2007", "sv-2007", "--db", str(store_copy),
+                               "--json"])  # fmt: skip
+    assert listing.exit_code == 0, listing.output
+    import json
+
+    fid = json.loads(listing.output)["results"][0]["id"]
+    done = run.invoke(cli, ["divergences", "review", fid, "--state", "not-an-issue", "--note",
+                            "same meaning", "--db", str(store_copy)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert reviews.reviews_path(store_copy).exists()
+    again = json.loads(run.invoke(cli, ["divergences", "fi-2007", "sv-2007", "--db",
+                                        str(store_copy), "--json"]).output)  # fmt: skip
+    mine = next(r for r in again["results"] if r["id"] == fid)
+    assert (mine["review_state"], mine["review_note"]) == ("not-an-issue", "same meaning")
+    csv_out = run.invoke(cli, ["divergences", "fi-2007", "sv-2007", "--db", str(store_copy),
+                               "--csv"]).output  # fmt: skip
+    assert csv_out.splitlines()[0].endswith("review_state,review_note")
+    assert any(line.startswith(fid) and "not-an-issue" in line for line in csv_out.splitlines())
+    bad = run.invoke(cli, ["divergences", "review", "no-such-id", "--state", "fixed", "--db",
+                           str(store_copy)])  # fmt: skip
+    assert bad.exit_code != 0 and "no divergence finding" in bad.output
+
+
+def test_page_review_needs_loopback_and_the_page_token(store_copy, monkeypatch):
+    client = TestClient(create_app(store_copy), follow_redirects=False)
+    page = client.get("/divergences?a=fi-2007&b=sv-2007")
+    assert page.status_code == 200
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    fid = re.search(r'<tr id="f-([0-9a-f-]+)"', page.text).group(1)
+    # the test client is not a loopback address: the default policy refuses it
+    assert token is None
+    refused = client.post("/divergences/review", data={"id": fid, "review_state": "fixed",
+                                                        "csrf": "x"})  # fmt: skip
+    assert refused.status_code == 403 and "only from this machine" in refused.text
+    monkeypatch.setenv("LAWGRAPH_REVIEWS", "anywhere")
+    page = client.get("/divergences?a=fi-2007&b=sv-2007")
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    assert client.cookies.get("lawgraph_csrf") == token
+    forged = client.post("/divergences/review", data={"id": fid, "review_state": "fixed",
+                                                       "csrf": "forged"})  # fmt: skip
+    assert forged.status_code == 403
+    back = "/divergences?a=fi-2007&b=sv-2007"
+    ok = client.post("/divergences/review", data={"id": fid, "review_state": "confirmed",
+                                                   "note": "real", "csrf": token,
+                                                   "back": back})  # fmt: skip
+    assert ok.status_code == 303 and ok.headers["location"] == f"{back}#f-{fid}"
+    evil = client.post("/divergences/review", data={"id": fid, "review_state": "confirmed",
+                                                     "csrf": token,
+                                                     "back": "https://evil.example/"})  # fmt: skip
+    assert evil.headers["location"].startswith("/divergences#")
+    shown = client.get("/divergences?a=fi-2007&b=sv-2007&state=confirmed")
+    assert f'id="f-{fid}"' in shown.text and shown.text.count('<tr id="f-') == 1
+    api = client.get("/api/divergences?a=fi-2007&b=sv-2007").json()["results"]
+    assert next(r for r in api if r["id"] == fid)["review_state"] == "confirmed"
+    for bad in ({"id": "nope", "review_state": "fixed", "csrf": token},
+                {"id": fid, "review_state": "maybe", "csrf": token},
+                {"review_state": "fixed"}):  # fmt: skip
+        assert client.post("/divergences/review", data=bad).status_code == 400
+    assert client.get("/divergences?a=fi-2007&b=sv-2007&state=maybe").status_code == 400
+    monkeypatch.setenv("LAWGRAPH_REVIEWS", "off")
+    assert client.post("/divergences/review", data={"id": fid, "review_state": "fixed",
+                                                     "csrf": token}).status_code == 403  # fmt: skip
+
+
+def test_a_damaged_review_file_never_breaks_the_page(store_copy):
+    reviews.reviews_path(store_copy).write_bytes(b"garbage" * 1000)
+    client = TestClient(create_app(store_copy), follow_redirects=False)
+    page = client.get("/divergences?a=fi-2007&b=sv-2007")
+    assert page.status_code == 200 and "Review states cannot be read" in page.text
+    assert client.get("/api/divergences?a=fi-2007&b=sv-2007").status_code == 503
