@@ -157,7 +157,7 @@ def test_cli_compare_and_divergences(ingested):
     r = run("divergences", "fi-2007", "sv-2007", "--type", "national-addition", db=db)
     assert r.exit_code == 0 and "sv-2007/116" in r.output
     r = run("divergences", "fi-2007", "sv-2007", "--csv", db=db)
-    assert r.output.startswith("id,a,b,doc_a,doc_b,label,type")
+    assert r.output.startswith("id,family,a,b,doc_a,doc_b,label,type")
     r = run("divergences", "fi-2007", "sv-2007", "--json", db=db)
     assert json.loads(r.output)["report"]["only_in"]["sv-2007"]
     for args in (("compare", "zz"), ("compare", "16", "--docs", "q-1"),

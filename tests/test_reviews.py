@@ -133,3 +133,26 @@ def test_a_damaged_review_file_never_breaks_the_page(store_copy):
     page = client.get("/divergences?a=fi-2007&b=sv-2007")
     assert page.status_code == 200 and "Review states cannot be read" in page.text
     assert client.get("/api/divergences?a=fi-2007&b=sv-2007").status_code == 503
+
+
+def test_families_never_mix_and_national_additions_are_listed_once(con, ingested):
+    """fi-2007 / sv-2007 (one edition) has translation divergences, fi-1997 / el-2017
+    edition changes; the 23 Swedish national laws are one line, not 23 table rows."""
+    same = diverge.divergences(con, "fi-2007", "sv-2007")
+    assert {r["family"] for r in same} <= {"translation", "national"}
+    cross = diverge.divergences(con, "fi-1997", "el-2017")
+    assert {r["family"] for r in cross} <= {"edition", "national"}
+    assert all((r["family"] == "national") == (r["type"] == "national-addition")
+               for r in same + cross)  # fmt: skip
+    client = TestClient(create_app(ingested[0]))
+    page = client.get("/divergences?a=fi-2007&b=sv-2007")
+    table = page.text.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert "national-addition" not in table
+    assert "23 national laws in sv-2007" in page.text
+    assert "<strong>fi-2007</strong>: Truncated" in page.text
+    assert "Laws 19-93 are missing" in page.text
+    edition = client.get("/divergences?a=fi-1997&b=el-2017")
+    assert "edition change" in edition.text
+    assert client.get("/divergences?a=fi-2007&b=sv-2007&family=bogus").status_code == 400
+    with pytest.raises(diverge.DivergenceError):
+        diverge.divergences(con, "fi-2007", "sv-2007", family="bogus")

@@ -9,6 +9,7 @@ import hmac
 import ipaddress
 import os
 import secrets
+from collections import Counter
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
@@ -112,14 +113,45 @@ def _sorted(rows: list[dict], sort: str, desc: bool) -> list[dict]:
     return sorted(rows, key=keys[sort], reverse=desc)
 
 
-def _divergence_rows(con, a: str, b: str, type: str, severity: str) -> list[dict] | None:
+def _divergence_rows(
+    con, a: str, b: str, type: str, severity: str, family: str | None
+) -> list[dict] | None:  # fmt: skip
     fn = feature(con, "divergences")
     if fn is None:
         return None
     try:
-        return fn(con, a, b, type=type or None, severity=severity or None)
+        return fn(con, a, b, type=type or None, severity=severity or None, family=family)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from exc
+
+
+def _national_groups(rows: list[dict]) -> list[dict]:
+    """National additions listed once: a document's own laws in one line, its national
+    footnotes and notes one by one (``{"doc", "what", "rows"}``)."""
+    laws: dict[str, list[dict]] = {}
+    notes: dict[str, list[dict]] = {}
+    for r in rows:
+        if r["type"] != "national-addition":
+            continue
+        doc = r["doc_b"] if r["b"] and not r["a"] else r["doc_a"] if r["a"] and not r["b"] else None
+        if doc is not None:
+            laws.setdefault(doc, []).append(r)
+            continue
+        for d in (r["doc_a"], r["doc_b"]):
+            for m in r["evidence"].get(d, []) or []:
+                if isinstance(m, dict):
+                    notes.setdefault(d, []).append({"row": r, "mark": m})
+    out = [{"doc": d, "what": "national laws",
+            "rows": sorted(v, key=lambda r: _law_key(r["label"]))}
+           for d, v in laws.items()]  # fmt: skip
+    out += [{"doc": d, "what": "national notes and footnotes", "rows": v}
+            for d, v in notes.items()]  # fmt: skip
+    return out
+
+
+def _law_key(label: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in label if ch.isdigit())
+    return (int(digits) if digits else 10_000, label)
 
 
 CSRF_COOKIE = "lawgraph_csrf"
@@ -161,7 +193,7 @@ def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
 def divergences_page(
     request: Request, con: Con, a: Text = "", b: Text = "", type: Text = "",
     severity: Text = "", sort: Text = "score", desc: bool = True, state: Text = "",
-    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    family: Text = "", page: Annotated[int, Query(ge=1, le=10_000)] = 1,
 ) -> Response:  # fmt: skip
     """Divergences between two documents, sortable and filterable, with a CSV download,
     and a review state per finding (confirmed, not an issue, fixed) that translators set
@@ -175,7 +207,17 @@ def divergences_page(
     if state and state not in reviews.STATES:
         raise HTTPException(400, f"unknown review state {state!r} "
                                  f"(choose from {', '.join(reviews.STATES)})")  # fmt: skip
-    rows = _divergence_rows(con, a, b, type, severity)
+    docs = {d["id"]: d for d in store.documents(con)}
+    same_edition = docs[a]["edition"] == docs[b]["edition"]
+    if not family:
+        family = "translation" if same_edition else "edition"
+    if family not in ("translation", "edition", "all"):
+        raise HTTPException(400, f"unknown family {family!r} (choose from translation, "
+                                 f"edition, all; national additions are listed apart)")  # fmt: skip
+    rows = _divergence_rows(con, a, b, type, severity, None if family == "all" else family)
+    national = _national_groups(_divergence_rows(con, a, b, "", "", "national") or [])
+    if family == "all" and rows is not None:
+        rows = [r for r in rows if r["family"] != "national"]
     report, total, pages = None, 0, 1
     decided, review_error = _reviews(request)
     if rows is not None:
@@ -183,12 +225,13 @@ def divergences_page(
         if state:
             rows = [r for r in rows if r["review_state"] == state]
         total = len(rows)
+        by_type = dict(sorted(Counter(r["type"] for r in rows).items()))
         pages = max(1, -(-total // PAGE_ROWS))
         page = min(page, pages)
         rows = _sorted(rows, sort, desc)[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         from ingest.align.diverge import TYPES, pair_report
 
-        report = pair_report(con, a, b) | {"types": TYPES}
+        report = pair_report(con, a, b) | {"types": TYPES, "shown_by_type": by_type}
     lang = {d["id"]: d["language"] for d in store.documents(con)}
     token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
     response = render(
@@ -196,7 +239,9 @@ def divergences_page(
         "divergences.html",
         {"a": a, "b": b, "type": type, "severity": severity, "sort": sort, "desc": desc,
          "rows": rows, "total": total, "page": page, "pages": pages, "report": report,
-         "docs": store.documents(con), "lang": lang, "state": state,
+         "docs": store.documents(con), "lang": lang, "state": state, "family": family,
+         "same_edition": same_edition, "national": national,
+         "coverage": [docs[a], docs[b]],
          "states": reviews.STATES, "csrf": token, "review_error": review_error,
          "can_review": _review_allowed(request) is None,
          "title": f"Divergences {a} ↔ {b}",

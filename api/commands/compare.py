@@ -105,10 +105,14 @@ def register(group: click.Group) -> None:
     @click.argument("doc_b")
     @click.option("--type", "type_", default=None, help="Only this divergence type.")
     @click.option("--severity", type=click.Choice(["low", "medium", "high"]), default=None)
+    @click.option("--family", type=click.Choice(["translation", "edition", "national"]),
+                  default=None, help="Translation divergences, edition changes or national "
+                  "additions.")  # fmt: skip
     @click.option("--limit", type=click.IntRange(1, None), default=None)
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
     @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
-    def divergences_cmd(db, doc_a, doc_b, type_, severity, limit, as_json, as_csv) -> None:
+    def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json,
+                        as_csv) -> None:  # fmt: skip
         """Divergences between two documents, highest provision score first (the default:
         ``lawgraph divergences fi-2007 sv-2007``)."""
         from ingest import reviews, store
@@ -124,7 +128,8 @@ def register(group: click.Group) -> None:
         if doc_a == doc_b:
             raise click.ClickException("divergences compare two different documents")
         try:
-            rows = divergences(con, doc_a, doc_b, type=type_, severity=severity, limit=limit)
+            rows = divergences(con, doc_a, doc_b, type=type_, severity=severity, limit=limit,
+                               family=family)  # fmt: skip
         except DivergenceError as exc:
             raise click.ClickException(str(exc)) from exc
         try:

@@ -20,7 +20,7 @@ from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
-CSV_COLUMNS = ("id", "a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight",
+CSV_COLUMNS = ("id", "family", "a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight",
                "score", "message", "evidence", "review_state", "review_note")  # fmt: skip
 
 
@@ -51,6 +51,8 @@ class CompareOut(BaseModel):
 class DivergenceOut(BaseModel):
     id: str = ""
     """Stable finding id (the same for the same input across re-ingests)."""
+    family: str = ""
+    """``translation``, ``edition`` or ``national``."""
     a: str | None
     b: str | None
     doc_a: str
@@ -105,6 +107,7 @@ def divergences_route(
     request: Request, con: Con, a: Doc = None, b: Doc = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
     severity: Annotated[str | None, Query(max_length=10)] = None,
+    family: Annotated[str | None, Query(max_length=20)] = None,
     format: Annotated[str, Query(max_length=10)] = "json",
     limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
 ) -> Any:  # fmt: skip
@@ -119,7 +122,7 @@ def divergences_route(
     if a and a == b:
         raise HTTPException(400, "divergences compare two different documents")
     try:
-        rows = divergences(con, a, b, type=type, severity=severity)
+        rows = divergences(con, a, b, type=type, severity=severity, family=family)
     except DivergenceError as exc:
         raise HTTPException(400, str(exc)) from exc
     total = len(rows)

@@ -66,13 +66,15 @@ __all__ = [
     "node_divergences",
     "pair_report",
     "DivergenceError",
+    "FAMILIES",
 ]
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS divergences (
-  id TEXT NOT NULL, a TEXT, b TEXT, doc_a TEXT NOT NULL, doc_b TEXT NOT NULL, label TEXT NOT NULL,
+  id TEXT NOT NULL, family TEXT NOT NULL, a TEXT, b TEXT, doc_a TEXT NOT NULL,
+  doc_b TEXT NOT NULL, label TEXT NOT NULL,
   type TEXT NOT NULL, severity TEXT NOT NULL, weight REAL NOT NULL, evidence TEXT NOT NULL,
   message TEXT NOT NULL
 );
@@ -378,9 +380,9 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
         rows.append((a, b, da, db, g["label"], _gap_finding(c, g)))
     ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
     con.executemany(
-        "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        [(fid, a, b, da, db, label, f["type"], f["severity"], f["weight"],
-          json.dumps(f["evidence"], ensure_ascii=False), f["message"])
+        "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        [(fid, family_of(c, da, db, f["type"]), a, b, da, db, label, f["type"], f["severity"],
+          f["weight"], json.dumps(f["evidence"], ensure_ascii=False), f["message"])
          for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)],
     )  # fmt: skip
     scores: dict[tuple, list] = {}
@@ -410,6 +412,20 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
                         for k, v in cal.items()},
         "seconds": round(time.perf_counter() - t0, 2),
     }  # fmt: skip
+
+
+FAMILIES = ("translation", "edition", "national")
+"""Findings come in three families, never mixed: ``translation`` divergences between two
+translations of one edition (fi-2007 / sv-2007), ``edition`` changes between editions
+(what 2007 or 2017 changed from 1997, or 2017 from 2007) and ``national`` additions (a
+federation's own laws, footnotes and notes), listed once."""
+
+
+def family_of(c: _Corpus, doc_a: str, doc_b: str, type_: str) -> str:
+    """The family of one finding (:data:`FAMILIES`)."""
+    if type_ == "national-addition":
+        return "national"
+    return "translation" if c.editions[doc_a] == c.editions[doc_b] else "edition"
 
 
 def finding_ids(rows: list[tuple]) -> list[str]:
@@ -443,12 +459,14 @@ def _row(r: sqlite3.Row) -> dict:
 def divergences(
     con: sqlite3.Connection, doc_a: str | None = None, doc_b: str | None = None,
     type: str | None = None, severity: str | None = None, limit: int | None = None,
+    family: str | None = None,
 ) -> list[dict]:  # fmt: skip
     """Divergences between two documents (either order), highest pair score first.
 
     Each row has ``a``, ``b`` (one may be None: a provision with no counterpart),
     ``doc_a``/``doc_b`` in manifest order, ``label``, ``type``, ``severity``, ``weight``,
-    ``evidence`` (keyed by document id), ``message`` and the pair's ``score``.
+    ``evidence`` (keyed by document id), ``message``, the pair's ``score``, the stable
+    ``id`` and the ``family`` (:data:`FAMILIES`).
     With one document only, every pair involving it; with none, every pair.
 
     Raises:
@@ -459,6 +477,10 @@ def divergences(
     if severity is not None and severity not in SEVERITIES:
         raise DivergenceError(
             f"unknown severity {severity!r} (choose from {', '.join(SEVERITIES)})"
+        )
+    if family is not None and family not in FAMILIES:
+        raise DivergenceError(
+            f"unknown divergence family {family!r} (choose from {', '.join(FAMILIES)})"
         )
     if not store.has_table(con, "divergences"):
         return []
@@ -473,6 +495,9 @@ def divergences(
     if severity:
         sql += " AND d.severity = ?"
         args.append(severity)
+    if family:
+        sql += " AND d.family = ?"
+        args.append(family)
     sql += " ORDER BY s.score DESC, d.label, d.weight DESC, d.type"
     if limit:
         sql += f" LIMIT {int(limit)}"
@@ -512,12 +537,12 @@ def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
 def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) -> dict:
     """The document-pair summary: counts by type and severity, top pairs, provisions
     present in one document and absent in the other (tops of unmatched subtrees)."""
-    out: dict = {"a": doc_a, "b": doc_b, "by_type": {}, "by_severity": {}, "top": [],
-                 "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
+    out: dict = {"a": doc_a, "b": doc_b, "by_type": {}, "by_severity": {}, "by_family": {},
+                 "top": [], "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
     if not store.has_table(con, "divergences"):
         return out
     pair, args = store.doc_pair_clause(doc_a, doc_b)
-    for col, key in (("type", "by_type"), ("severity", "by_severity")):
+    for col, key in (("type", "by_type"), ("severity", "by_severity"), ("family", "by_family")):
         rows = con.execute(f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}",
                            args)  # fmt: skip
         out[key] = dict(rows)
