@@ -12,8 +12,10 @@ from ingest.align.checks import (
     Side,
     check_cited_targets,
     check_concepts,
+    check_modal,
     check_national,
     check_numbers,
+    check_sentences,
     check_structure,
     label_ancestry,
     numbers,
@@ -45,7 +47,11 @@ def found(con, a, b, type_):
     [
         ("fi", "enintään 40 % ja kolme passia (ks. 12C1)", {"40%", "3"}),
         ("sv", "högst 40% av topscoren, 13 kort och tre pass (se lag 12C2)", {"40%", "13", "3"}),
-        ("el", "δεκατρία φύλλα, δύο συνεχόμενα (βλέπε Νόμο 20ΣΤ5)", {"13", "2"}),
+        ("el", "δεκατρία φύλλα, δύο συνεχόμενα φύλλα (βλέπε Νόμο 20ΣΤ5)", {"13", "2"}),
+        ("sv", "De fyra spelarna vid varje bord bildar två par eller sidor", set()),
+        ("el", "ενώ οι δύο άξονες δεν έχουν", set()),
+        ("sv", "i form av två resultat som inte balanserar", set()),
+        ("fi", "kaksi tikkiä ja kolme peräkkäistä korttia", {"2", "3"}),
         ("fi", "ks. (s. 92) 86A :n sallimissa rajoissa; ks. 59 §", set()),
         ("sv", "Enligt 1 och 2 ovan får en spelare fråga", set()),
         ("fi", "kolmas kierros", set()),  # an ordinal is not a number
@@ -74,6 +80,32 @@ def test_checks_are_quiet_on_equal_sides_and_tolerate_empty_concepts():
     for check in (check_numbers, check_cited_targets, check_structure, check_national,
                   check_concepts):  # fmt: skip
         assert check(a, b) == []
+
+
+def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
+    a = _side("fi-1997", unmatched=["Lisäksi:", "Kaikki seuraavat passit kumotaan ja "
+                                    "tarjoaminen jatkuu."])  # fmt: skip
+    b = _side("el-2017")
+    [f] = check_sentences(a, b)
+    assert f["type"] == "sentence" and f["evidence"]["fi-1997"][0].startswith("Kaikki")
+    assert "fi-1997 has a sentence el-2017 lacks" in f["message"]
+
+
+@pytest.mark.parametrize(
+    ("fi", "sv", "expected"),
+    [
+        ("Kilpailunjohtaja voi määrätä jaon jaettavaksi uudelleen.",
+         "Tävlingsledaren måste beordra ny giv.", ["fi-2007 gives permission, sv-2007 obligation"]),
+        ("Pelaajat eivät saa ryhtyä mihinkään toimiin.",  # may not = shall not
+         "Ingen spelare skall göra något.", []),
+        ("Hänen on tehtävä valintansa.", "Han måste göra sitt val.", []),
+        ("Pelaaja saa valita.", "Spelaren får välja.", []),
+    ],
+)  # fmt: skip
+def test_modal_compares_permission_and_obligation_not_prohibitions(fi, sv, expected):
+    a = _side("fi-2007", sentences=[(fi, sv)])
+    b = _side("sv-2007")
+    assert [f["message"] for f in check_modal(a, b)] == expected
 
 
 def test_a_concept_rendered_by_the_learned_lexicon_is_not_missing():

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ingest.nlp import fold
+from ingest.nlp import fold, words
 
 SEVERITIES = ("low", "medium", "high")
 SEVERITY_WEIGHT = {"low": 1.0, "medium": 2.0, "high": 3.0}
@@ -29,6 +29,8 @@ TYPE_FACTOR = {
     "national-addition": 1.0,
     "length-ratio": 0.5,
     "concept-missing": 0.5,
+    "sentence": 1.0,
+    "modal": 1.5,
 }
 TYPES = tuple(TYPE_FACTOR)
 #: Robust z-score of the log length ratio from which a pair is flagged, by severity.
@@ -99,6 +101,20 @@ NUMBER_WORDS: dict[str, dict[int, str]] = {
         13: "kolmteist|kolmeteistkümne",
     },  # fmt: skip
 }
+#: Nouns (folded prefixes) that make a spelled-out number mean something: a count of
+#: tricks, boards, cards, hands, points, IMPs, passes, calls, rounds, minutes or times. A
+#: number word is read with the next two words; without such a noun ("två par eller
+#: sidor", "οι δύο άξονες": both pairs, both sides) it is an idiom, not a number.
+COUNTED: dict[str, tuple[str, ...]] = {
+    "fi": ("tikk", "jako", "jaon", "jaot", "jaoi", "jaoss", "brik", "kortt", "korti", "kät",
+           "käde", "käsi", "piste", "imp", "pass", "tarjou", "kierro", "minuut", "kerta",
+           "kerra", "prosent", "voitto"),
+    "sv": ("stick", "giv", "brick", "kort", "hand", "händ", "poäng", "imp", "pass", "bud",
+           "rond", "omgång", "minut", "gång", "procent", "spelrond"),
+    "el": ("λεβε", "διανομ", "φυλλ", "χαρτ", "χερ", "βαθμ", "ποντ", "imp", "πασ", "αγορ",
+           "δηλωσ", "γυρ", "λεπτ", "φορ", "τοισ"),
+    "et": ("tihi", "tihe", "kaart", "käsi", "käe", "punkt", "pass", "korda", "minut", "ring"),
+}  # fmt: skip
 #: Words after a number that make it a percentage.
 PERCENT_WORDS = {
     "fi": r"prosentti\w*",
@@ -155,6 +171,11 @@ class Side:
     #: that the learned lexicon gives for the words that expressed it here
     lemmas: set[str] = field(default_factory=set)
     renders: dict[str, set[str]] = field(default_factory=dict)
+    #: sentences of this side that the sentence alignment of the pair left without a
+    #: counterpart on the other side
+    unmatched: list[str] = field(default_factory=list)
+    #: one-to-one aligned sentences of the pair: (this side's, the other side's)
+    sentences: list[tuple[str, str]] = field(default_factory=list)
     #: national markers: {"kind", "id", "text"}
     national: list[dict] = field(default_factory=list)
 
@@ -363,6 +384,80 @@ def term_present(term: str, words: set[str]) -> bool:
     return bool(parts) and all(_word_present(p, words) for p in parts)
 
 
+SENTENCE_MIN_WORDS = 4
+"""A sentence without a counterpart is reported from this many words on (a list's lead-in
+such as "Lisäksi:" is not a missing sentence)."""
+
+
+def check_sentences(a: Side, b: Side) -> list[dict]:
+    """Sentences one side has and the other lacks (the sentence alignment of the pair put
+    them in a 1-0 or 0-1 bead): an omission or an addition."""
+    out = []
+    for s, o in ((a, b), (b, a)):
+        lonely = [t for t in s.unmatched if len(words(t)) >= SENTENCE_MIN_WORDS]
+        for text in lonely:
+            short = text if len(text) <= 140 else text[:137] + "…"
+            out.append(finding("sentence", "medium", {s.doc: [text], o.doc: []},
+                               f"{s.doc} has a sentence {o.doc} lacks: «{short}»"))  # fmt: skip
+    return out
+
+
+#: Words (folded, whole) that give permission or impose an obligation, per language; a
+#: Finnish "on ...ttava" is an obligation too. Indicative "shall" (fi "kilpailunjohtaja
+#: määrää", el "θα") is not an obligation word: only may against must is compared.
+MODAL: dict[str, dict[str, str]] = {
+    "fi": {"may": r"saa|saavat|saadaan|voi|voivat|voidaan|voitte",
+           "must": r"täytyy|täytyvät|pitää|(?:on|ovat)\s+\w+(?:tava|tävä)"},
+    "sv": {"may": r"får|kan|kunna", "must": r"skall|ska|måste"},
+    "el": {"may": r"μπορει|μπορουν|επιτρεπεται", "must": r"πρεπει|οφειλει|οφειλουν"},
+}  # fmt: skip
+#: Negations (folded, whole words), with the words that negate by themselves ("no",
+#: "none", "without", the Finnish abessive -matta): a sentence says "not" when it has
+#: one. Swedish "icke-" compounds (icke-felande: the non-offending side) are names.
+NEGATION: dict[str, str] = {
+    "fi": r"ei|eivät|en|et|emme|ette|eikä|eivätkä|älä|älkää|ellei|elleivät|jollei|"
+          r"jolleivät|ilman|\w+m(?:atta|ättä)|kukaan|mitään|yhtään",
+    "sv": r"inte|ej|icke(?!-)|aldrig|ingen|inget|inga|utan|varken",
+    "el": r"δεν|μη|μην|ουδεποτε|χωρισ|κανεισ|κανενασ|κανενα|καμια|ουτε",
+}  # fmt: skip
+
+
+def _has(pattern: str | None, text: str) -> bool:
+    return bool(pattern) and re.search(rf"(?<!\w)(?:{pattern})(?![\w-])", text) is not None
+
+
+def _modality(modal: dict[str, str], negation: str, text: str) -> str | None:
+    """``permission``, ``obligation`` or ``prohibition`` (may not = must not), or None."""
+    kinds = {k for k, p in modal.items() if _has(p, text)}
+    if len(kinds) != 1:
+        return None
+    if _has(negation, text):
+        return "prohibition"
+    return "permission" if kinds == {"may"} else "obligation"
+
+
+def check_modal(a: Side, b: Side) -> list[dict]:
+    """In sentences aligned one to one: permission on one side where the other imposes an
+    obligation ("may" against "must"; "may not" and "must not" both forbid).
+
+    A negation on one side only is not reported by itself: the languages negate in
+    different places ("såvida inte" / "paitsi", "utan invändningar" / "huomautuksitta",
+    "har inte rätt" / "luvattomia"), so word lists cannot tell a changed rule from a
+    rephrasing; on the fi-2007 / sv-2007 pairs all eight such candidates were rephrasings."""
+    out = []
+    ma, mb = MODAL.get(a.lang), MODAL.get(b.lang)
+    na, nb = NEGATION.get(a.lang), NEGATION.get(b.lang)
+    if not (ma and mb and na and nb):
+        return out
+    for sa, sb in a.sentences:
+        fa, fb = fold(sa), fold(sb)
+        ka, kb = _modality(ma, na, fa), _modality(mb, nb, fb)
+        if ka and kb and ka != kb and "prohibition" not in (ka, kb):
+            out.append(finding("modal", "high", {a.doc: [sa], b.doc: [sb]},
+                               f"{a.doc} gives {ka}, {b.doc} {kb}"))  # fmt: skip
+    return out
+
+
 #: The checks run for every aligned pair: (type, function(a, b, **context)).
 CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("cited-targets", check_cited_targets),
@@ -371,6 +466,8 @@ CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("national-addition", check_national),
     ("length-ratio", check_length_ratio),
     ("concept-missing", check_concepts),
+    ("sentence", check_sentences),
+    ("modal", check_modal),
 )
 CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 
@@ -379,7 +476,8 @@ CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 
 
 def numbers(lang: str, text: str) -> Counter:
-    """Return the numbers a text states: digits, percentages and number words.
+    """Return the numbers a text states: digits, percentages and number words that count
+    something (:data:`COUNTED`).
 
     Label-like tokens (``86A``, ``C1b``), ``§`` references, page prefixes and
     law-reference numbers are ignored. Percentages are kept as ``"40%"``.
@@ -399,10 +497,13 @@ def numbers(lang: str, text: str) -> Counter:
     words = NUMBER_WORDS.get(lang, {})
     if words:
         table = [(v, re.compile(rf"(?:{p})")) for v, p in words.items()]
-        for w in re.findall(r"\w+", t):
+        counted = COUNTED.get(lang, ())
+        tokens = re.findall(r"\w+", t)
+        for i, w in enumerate(tokens):
             for value, rx in table:
                 if rx.fullmatch(w):
-                    out[str(value)] += 1
+                    if any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
+                        out[str(value)] += 1
                     break
     return out
 

@@ -121,6 +121,11 @@ class _Corpus:
     hit_words: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     #: (language, other language) -> lemma -> its likely translations (learned lexicon)
     renders: dict[tuple[str, str], dict[str, set[str]]] = field(default_factory=dict)
+    #: (node, the other node of its pair) -> the node's sentences the sentence alignment
+    #: of the pair left without a counterpart
+    unmatched: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    #: (a, b) -> their one-to-one aligned sentences (a's, b's)
+    beads: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     #: (node, other document) whose only alignment there is a flagged label match
     contradicted: set[tuple[str, str]] = field(default_factory=set)
     counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -167,6 +172,19 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         for node, concept, surface in hits:
             c.concepts[node].add(concept)
             c.hit_words.setdefault((node, concept), set()).update(words(surface))
+    if store.has_table(con, "sentence_pairs"):
+        for a, b, bead, a_text, b_text in con.execute(
+            "SELECT a, b, bead, a_text, b_text FROM sentence_pairs "
+            "WHERE bead IN ('1-0', '0-1') ORDER BY a, b, n"
+        ):
+            if bead == "1-0":
+                c.unmatched.setdefault((a, b), []).append(a_text)
+            else:
+                c.unmatched.setdefault((b, a), []).append(b_text)
+        for a, b, a_text, b_text in con.execute(
+            "SELECT a, b, a_text, b_text FROM sentence_pairs WHERE bead = '1-1' ORDER BY a, b, n"
+        ):
+            c.beads.setdefault((a, b), []).append((a_text, b_text))
     if store.has_table(con, "lexicon"):
         for la, lb, wa, wb, p_ab, p_ba in con.execute(
             "SELECT lang_a, lang_b, word_a, word_b, p_ab, p_ba FROM lexicon"
@@ -286,6 +304,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     side.words = set(words(" ".join(c.nodes[m]["text"] for m in {*members, *near})))
     side.terms = c.terms.get(lang, {})
     side.lemmas = {lemma(lang, w) for w in side.words}
+    side.unmatched = list(c.unmatched.get((nid, other_id), []))
+    side.sentences = list(c.beads.get((nid, other_id), []))
+    side.sentences += [(y, x) for x, y in c.beads.get((other_id, nid), [])]
     table = c.renders.get((lang, c.langs[odoc]), {})
     same_language = lang == c.langs[odoc]
     for k in side.concepts:
