@@ -12,6 +12,7 @@ from api.app import create_app
 from api.cli import main as cli
 from ingest import reviews
 from ingest.align import diverge
+from ingest.align.checks import numbers
 
 
 @pytest.fixture
@@ -156,3 +157,21 @@ def test_families_never_mix_and_national_additions_are_listed_once(con, ingested
     assert client.get("/divergences?a=fi-2007&b=sv-2007&family=bogus").status_code == 400
     with pytest.raises(diverge.DivergenceError):
         diverge.divergences(con, "fi-2007", "sv-2007", family="bogus")
+
+
+def test_each_finding_shows_both_passages_with_the_difference_marked(ingested):
+    client = TestClient(create_app(ingested[0]))
+    page = client.get("/divergences?a=fi-1997&b=el-2017&type=numbers")
+    assert page.status_code == 200
+    rows = page.text.split("<tbody>", 1)[1].split('<tr id="f-')[1:]
+    assert rows
+    for row in rows:
+        assert "both passages" in row and 'lang="fi"' in row and 'lang="el"' in row
+        message = re.search(r"(fi-1997|el-2017) has ([\d., %]+)", row)
+        number = message.group(2).split(",")[0].strip().rstrip("%").strip()
+        lang = message.group(1)[:2]
+        marks = re.findall(r"<mark>([^<]+)</mark>", row)
+        # the differing number is marked in its text, in digits or as a number word
+        assert any(number in numbers(lang, m, counted_only=False) for m in marks), marks
+    sentence = client.get("/divergences?a=fi-1997&b=sv-2007&type=sentence").text
+    assert 'class="lonely"' in sentence

@@ -19,6 +19,7 @@ from api.deps import Con
 from ingest import reviews, store
 
 from .features import feature
+from .passages import passages
 from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
@@ -229,6 +230,8 @@ def divergences_page(
         pages = max(1, -(-total // PAGE_ROWS))
         page = min(page, pages)
         rows = _sorted(rows, sort, desc)[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+        for r in rows:
+            r["passages"] = passages(con, r)
         from ingest.align.diverge import TYPES, pair_report
 
         report = pair_report(con, a, b) | {"types": TYPES, "shown_by_type": by_type}

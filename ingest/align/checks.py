@@ -152,6 +152,8 @@ class Side:
     text: str
     #: number -> how often the scope states it (``"40%"`` for a percentage)
     numbers: Counter = field(default_factory=Counter)
+    #: every number the scope mentions, number words without a counted noun included
+    mentioned: Counter = field(default_factory=Counter)
     #: cited provisions (labels of this document) -> the raw citation text
     targets: dict[str, str] = field(default_factory=dict)
     #: cited label -> the corresponding label in the other document
@@ -251,13 +253,16 @@ def check_cited_targets(a: Side, b: Side) -> list[dict]:
 
 
 def check_numbers(a: Side, b: Side) -> list[dict]:
-    """Numbers (digits, percentages, number words) stated in one side and not in the other.
+    """Numbers (digits, percentages, number words) stated in one side and not in the other
+    (not even as a number word without its noun: "yli seitsemän" is the seven of "seven odd
+    tricks").
 
     Severity: ``high`` when a percentage differs or both sides state numbers the other
     lacks (a disagreement); ``medium`` when one side adds a number written in digits;
     ``low`` when one side only spells out a small number the other leaves implicit.
     """
-    only_a, only_b = set(a.numbers) - set(b.numbers), set(b.numbers) - set(a.numbers)
+    only_a = set(a.numbers) - set(b.numbers) - set(b.mentioned)
+    only_b = set(b.numbers) - set(a.numbers) - set(a.mentioned)
     if not only_a and not only_b:
         return []
     extra = only_a | only_b
@@ -475,7 +480,7 @@ CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 # ------------------------------------------------------------------ side extraction
 
 
-def numbers(lang: str, text: str) -> Counter:
+def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
     """Return the numbers a text states: digits, percentages and number words that count
     something (:data:`COUNTED`).
 
@@ -502,7 +507,8 @@ def numbers(lang: str, text: str) -> Counter:
         for i, w in enumerate(tokens):
             for value, rx in table:
                 if rx.fullmatch(w):
-                    if any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
+                    if not counted_only or any(x.startswith(counted)
+                                               for x in tokens[i + 1 : i + 3]):  # fmt: skip
                         out[str(value)] += 1
                     break
     return out

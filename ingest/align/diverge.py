@@ -275,7 +275,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
-        side.numbers += numbers(lang, strip_spans(c.nodes[m]["text"], spans))
+        plain = strip_spans(c.nodes[m]["text"], spans)
+        side.numbers += numbers(lang, plain)
+        side.mentioned += numbers(lang, plain, counted_only=False)
         for x in cites:
             label = c.labels.get(x["target"]) if x["target"] else None
             if label is None and x["reason"] == "no-text":
