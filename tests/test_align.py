@@ -344,3 +344,17 @@ def test_lexicon_lookup_of_a_form_with_several_lemmas(client):
     r = client.get("/api/lexicon", params={"word": "on"})
     assert r.status_code == 200 and r.json()["results"]
     assert client.get("/api/lexicon", params={"word": "ä"}).status_code == 200
+
+
+def test_two_translations_of_one_edition_keep_their_labels_unless_contradicted(con):
+    """fi-2007 17E1 "Tarjoussarja ja tarjousvaihe päättyvät kuten (s. 36) 22 määrää" is
+    sv-2007 17E1 "Budgivningen och budgivningsperioden avslutas enligt bestämmelserna i
+    lag 22" although the lexicon finds little in the short sentence; fi 16C2(b) "määrätä
+    brikka jaettavaksi uudelleen" is sv 16C2(b) "beordra att brickan ges om". But fi 12C1(e)
+    (the weighting, with sub-items) is not sv 12C1(e) ("Båda sidor behöver inte få samma
+    resultat", fi's (f)): the label twin is kept out where the length contradicts it."""
+    assert equivalent(con, "fi-2007/17E1", "sv-2007") == "sv-2007/17E1"
+    assert equivalent(con, "fi-2007/16C2(b)", "sv-2007") == "sv-2007/16C2(b)"
+    assert equivalent(con, "fi-2007/12C1(e)", "sv-2007") != "sv-2007/12C1(e)"
+    row = next(r for r in aligned(con, "fi-2007/17E1") if r["id"] == "sv-2007/17E1")
+    assert "two translations of one edition" in row["evidence"]["why"]

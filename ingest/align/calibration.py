@@ -18,19 +18,20 @@ WEIGHTS = {
     "lex": 0.94,
     "lex_min": 1.11,
     "cover": 1.06,
-    "margin_row": 2.30,
-    "margin_col": 1.86,
+    "margin_row": 2.29,
+    "margin_col": 1.85,
     "same_label": 0.00,
     "same_law": 0.15,
     "in_parent": 0.13,
     "length": -1.33,
-    "anchors": 1.12,
+    "anchors": 1.11,
     "sequence": 0.00,
     "agree": 0.49,
-    "search": 0.68,
+    "search": 0.69,
     "swap": 0.36,
-    "bridge": 1.54,
+    "bridge": 1.55,
     "island": 0.00,
+    "edition_twin": 0.45,
 }
 """Logistic weights (dev-set fit)."""
 
@@ -60,6 +61,13 @@ PARTIAL_LEX = 0.3
 """A label twin below :data:`SHOW` that still shares this much wording is ``partial``."""
 SHOW = 0.7
 """A pair is shown as equivalent from this probability on."""
+EDITION_TWIN_P = 0.9
+"""Probability given to a label twin between two translations of one edition that nothing
+contradicts (:meth:`.match.PairMatcher._edition_twin`); see the README for what it rests on."""
+EDITION_TWIN_LENGTH = 4.5 / 6
+"""... and whose length ratio is within 4.5 robust deviations of the usual one (the
+``length`` signal is the deviation over six; a short sentence with a page reference in one
+version deviates by 3.5, a re-lettered item with its sub-items by more than 6)."""
 RESCUE = 0.8
 """A candidate that is not the structural choice is shown from this probability on (its
 signals lack the structural agreement, and a rival choice exists)."""

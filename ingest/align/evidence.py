@@ -80,10 +80,15 @@ def law_of(label: str) -> str:
 
 
 def _cited(con: sqlite3.Connection) -> dict[str, list[str]]:
-    """Cited target labels per source node."""
+    """Cited target labels per source node; a reference to a law the book gives only by
+    title (fi-2007 beyond Law 18: unresolved as ``no-text``) counts by its label too."""
     out: dict[str, list[str]] = {}
-    for src, tgt in con.execute("SELECT source, target FROM citations WHERE target IS NOT NULL"):
-        out.setdefault(src, []).append(tgt.split("/", 1)[1])
+    for src, tgt, ref in con.execute(
+        "SELECT source, target, ref FROM citations WHERE target IS NOT NULL OR reason = 'no-text'"
+    ):
+        label = tgt.split("/", 1)[1] if tgt else ref
+        if label:
+            out.setdefault(src, []).append(label)
     return out
 
 

@@ -91,6 +91,11 @@ def why(relation: str, p: float, a_id: str, b_id: str, twin: str | None,
     """One sentence saying what was decided and why, naming both provisions by id so it
     reads the same from either side."""
     lex = feats.get("lex", 0.0)
+    if relation == "same" and feats.get("edition_rule"):
+        return (f"{a_id} and {b_id} are two translations of one edition with the same label "
+                f"under counterpart parents, of ordinary length, citing the same laws: the "
+                f"label stands although the learned lexicon finds little in common (lexical "
+                f"similarity {lex:.2f}); {p:.0%} likely.")  # fmt: skip
     if relation == "same":
         return (f"{a_id} and {b_id} carry the same label and their wording agrees (lexical "
                 f"similarity {lex:.2f}): {p:.0%} likely to be equivalent.")  # fmt: skip

@@ -152,6 +152,8 @@ class PairMatcher:
         """How each match was found: ``both``, ``sequence``, ``swap`` or ``search``."""
         self.decisions: dict[str, Decision] = {}
         self.cache: dict[tuple[str, str], tuple[float, dict]] = {}
+        self.same_edition = corpus.relation(self.doc_a, self.doc_b) == "same-edition"
+        """Two translations of one edition: the label is the identity far more often."""
 
     # -- similarity ------------------------------------------------------------------
 
@@ -350,6 +352,7 @@ class PairMatcher:
             f["island"] = float(how == "island")
             reached = (self.bridges or {}).get(a)
             f["bridge"] = 0.5 if not reached else float(b in reached)
+            f["edition_twin"] = f["same_label"] * float(self.same_edition)
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
 
@@ -408,6 +411,8 @@ class PairMatcher:
                     d.relation = "renumbered" if same_law else "moved"
         if d.b is None:
             self._rescue(a, d, cands)
+        if d.b is None and twin is not None and self.same_edition:
+            self._edition_twin(a, twin, d)
         if (
             d.b is None
             and twin is not None
@@ -418,6 +423,26 @@ class PairMatcher:
             if f["lex"] >= calibration.PARTIAL_LEX:
                 d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
+
+    def _edition_twin(self, a: str, twin: str, d: Decision) -> None:
+        """Two translations of one edition: the label twin is the equivalent unless
+        something contradicts it, even when the lexicon has little to say (a short
+        sentence, "Tarjoussarja ja tarjousvaihe päättyvät kuten 22 määrää" / "Budgivningen
+        och budgivningsperioden avslutas enligt bestämmelserna i lag 22"). Contradictions:
+        another provision holds the twin, the length ratio is unusual (a re-lettered item:
+        fi-2007 12C1(e) with its sub-items against sv-2007's one-line 12C1(e)), the parents
+        are not each other's counterparts, or a law is cited on one side only."""
+        holder = self.taken.get(twin)
+        if holder not in (None, a):
+            return
+        p, f = self.prob(a, twin)
+        if f["length"] > calibration.EDITION_TWIN_LENGTH or f["anchors"] < 0.5:
+            return
+        parent, parent_b = self.corpus.provs[a].parent, self.corpus.provs[twin].parent
+        if parent in self.corpus.provs and self.match.get(parent) != parent_b:
+            return
+        d.b, d.relation, d.p, d.feats = twin, "same", max(p, calibration.EDITION_TWIN_P), f
+        d.feats = {**f, "edition_rule": 1.0}
 
     def _rescue(self, a: str, d: Decision, cands: list[tuple[float, str]]) -> None:
         """When the structural choice is not shown, a candidate from the whole book that
