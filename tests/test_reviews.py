@@ -175,3 +175,16 @@ def test_each_finding_shows_both_passages_with_the_difference_marked(ingested):
         assert any(number in numbers(lang, m, counted_only=False) for m in marks), marks
     sentence = client.get("/divergences?a=fi-1997&b=sv-2007&type=sentence").text
     assert 'class="lonely"' in sentence
+
+
+def test_concept_findings_are_left_out_by_default_and_one_click_away(con, ingested):
+    client = TestClient(create_app(ingested[0]))
+    hidden = [r for r in diverge.divergences(con, "fi-2007", "sv-2007", family="translation")
+              if r["type"] == "concept-missing"]  # fmt: skip
+    assert hidden
+    page = client.get("/divergences?a=fi-2007&b=sv-2007").text
+    table = page.split("<tbody>", 1)[1]
+    assert "concept-missing" not in table
+    assert f"Not shown: {len(hidden)} concept-missing" in page
+    every = client.get("/divergences?a=fi-2007&b=sv-2007&type=all").text
+    assert every.split("<tbody>", 1)[1].count("<td>concept-missing</td>") == len(hidden)
