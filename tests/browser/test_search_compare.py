@@ -114,7 +114,7 @@ def test_mark_a_divergence_and_see_the_state_after_a_reload(page):
     """A translator marks a finding as confirmed with a note; it is still marked after a
     reload, and the review filter finds it."""
     page.goto("/divergences?a=fi-2007&b=sv-2007")
-    row = page.locator("tbody tr").nth(1)
+    row = page.locator("table.report > tbody > tr").nth(1)
     fid = row.get_attribute("id")
     row.locator("select[name=review_state]").select_option("confirmed")
     row.locator("input[name=note]").fill("checked against the book")
