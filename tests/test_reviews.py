@@ -188,3 +188,18 @@ def test_concept_findings_are_left_out_by_default_and_one_click_away(con, ingest
     assert f"Not shown: {len(hidden)} concept-missing" in page
     every = client.get("/divergences?a=fi-2007&b=sv-2007&type=all").text
     assert every.split("<tbody>", 1)[1].count("<td>concept-missing</td>") == len(hidden)
+
+
+def test_download_links_keep_the_family_and_accept_every_type_choice(ingested):
+    client = TestClient(create_app(ingested[0]))
+    for query in ("a=fi-1997&b=el-2017", "a=fi-1997&b=el-2017&type=all&family=all",
+                  "a=fi-2007&b=sv-2007&type=structure"):  # fmt: skip
+        page = client.get(f"/divergences?{query}").text
+        href = re.search(r'href="([^"]+)" download>Download CSV', page).group(1)
+        href = href.replace("&amp;", "&")
+        got = client.get(href)
+        assert got.status_code == 200, (query, got.text[:200])
+        assert "family=all" not in href and "type=all" not in href
+    assert "family=edition" in re.search(
+        r'href="([^"]+)" download', client.get("/divergences?a=fi-1997&b=el-2017").text
+    ).group(1)

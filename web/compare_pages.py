@@ -250,6 +250,8 @@ def divergences_page(
         }
     lang = {d["id"]: d["language"] for d in store.documents(con)}
     token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
+    api_type = "" if type == "all" else type
+    api_family = "" if family == "all" else family
     response = render(
         request,
         "divergences.html",
@@ -261,9 +263,10 @@ def divergences_page(
          "states": reviews.STATES, "csrf": token, "review_error": review_error,
          "can_review": _review_allowed(request) is None,
          "title": f"Divergences {a} ↔ {b}",
-         "csv": query_url("/api/divergences", a=a, b=b, type=type, severity=severity,
-                          format="csv"),
-         "twin": query_url("/api/divergences", a=a, b=b, type=type, severity=severity)},
+         "csv": query_url("/api/divergences", a=a, b=b, type=api_type, severity=severity,
+                          family=api_family, format="csv"),
+         "twin": query_url("/api/divergences", a=a, b=b, type=api_type, severity=severity,
+                           family=api_family)},
     )  # fmt: skip
     if request.cookies.get(CSRF_COOKIE) != token:
         response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict",
