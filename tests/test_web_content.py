@@ -137,15 +137,19 @@ def test_graph_page_draws_the_api_neighbourhood(client):
     api = client.get("/api/nodes/sv-2007/16/ego?radius=1").json()
     nodes = page.select("svg#graph a.gnode")
     assert {a["data-id"] for a in nodes} == {n["id"] for n in api["nodes"]}
-    assert len(page.select("svg#graph g.edges line")) == len(api["edges"])
+    assert len(page.select("svg#graph g.edges polyline")) == len(api["edges"])
     assert [a["data-id"] for a in page.select("a.gnode.center")] == ["sv-2007/16"]
     assert all(a["href"] == "/doc/" + a["data-id"] for a in nodes)
     # 16A4 cites 12C: green (cited by the centre); 25B3 cites 16D: orange (cites it).
     assert "cited" in page.select_one('a.gnode[data-id="sv-2007/12C"]')["class"]
     assert "citing" in page.select_one('a.gnode[data-id="sv-2007/25B3"]')["class"]
+    svg = page.select_one("svg#graph")
+    width, height = float(svg["width"]), float(svg["height"])
     for a in nodes:
-        x, y = float(a.circle["cx"]), float(a.circle["cy"])
-        assert 0 <= x <= 960 and 0 <= y <= 640
+        x, y = map(float, a["transform"].removeprefix("translate(").rstrip(")").split(","))
+        assert 0 <= x <= width and 0 <= y <= height
+    # Grouped by law: every node sits inside its law's box.
+    assert "Law 12" in [t.get_text() for t in page.select("svg#graph g.law text")]
     deeper = get(client, "/graph/sv-2007/16?depth=2").select("svg#graph a.gnode")
     assert len(deeper) > len(nodes)
     assert client.get("/graph/sv-2007/16?depth=9").status_code == 400
