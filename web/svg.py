@@ -3,9 +3,10 @@
 Every law is a box: its heading and a column (or several) of its provisions, each a dot
 with its label beside it. The centre's law is in the middle, the other laws on rings
 around it (nearest first, laws that cite each other side by side), and the boxes are
-pushed apart until no two overlap, so no two labels can overlap either. The page template draws the shapes: every node is a link to its
-provision, so a click opens it without any script; ``static/graph.js`` adds zoom and pan
-and keeps dots and labels at the same size on screen while the positions spread.
+pushed apart until no two overlap, so no two labels can overlap either. The page template
+draws the shapes: every node is a link to its provision, so a click opens it without any
+script; ``static/graph.js`` adds zoom and pan and keeps dots and labels at the same size on
+screen while the positions spread.
 """
 
 from __future__ import annotations
