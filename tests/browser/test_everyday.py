@@ -97,3 +97,72 @@ def test_path_finder_either_direction_draws_the_path(page):
     ids = on_path.evaluate_all("els => els.map(e => e.dataset.id)")
     assert "el-2017/16" in ids and any(i.startswith("el-2017/12C1") for i in ids)
     assert page.locator("svg#graph polyline.on-path").count() == len(ids) - 1
+
+
+#: Elements that stick out of ``root`` (the viewport when null) sideways, unless a box
+#: between them and ``root`` scrolls or clips them. Visually hidden helpers are skipped.
+STICKING_OUT = """root => {
+  const edge = root ? root.getBoundingClientRect()
+                    : {left: 0, right: document.documentElement.clientWidth};
+  const bad = [];
+  for (const e of (root || document.body).querySelectorAll("*")) {
+    if (e.closest(".vh, .skip")) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right <= edge.right + 1 && r.left >= edge.left - 1) continue;
+    let p = e.parentElement, held = false;
+    while (p && p !== root && p !== document.body) {
+      if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX)) { held = true; break; }
+      p = p.parentElement;
+    }
+    if (!held) bad.push(e.tagName + "." + e.className + " " + (e.textContent || "").slice(0, 30));
+  }
+  return bad;
+}"""
+
+
+def _fits_the_screen(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(STICKING_OUT, None) == []
+
+
+def test_compare_on_a_phone_shows_one_version_with_a_switcher(phone):
+    phone.goto("/compare/16")
+    switcher = phone.get_by_role("group", name="Version shown")
+    expect(switcher).to_be_visible()
+    head = phone.locator("table.compare thead th[data-col]")
+    visible = [h.get_attribute("data-col") for h in head.all() if h.is_visible()]
+    assert visible == ["fi-1997"]
+    _fits_the_screen(phone)
+    switcher.get_by_role("button", name="el-2017").click()
+    expect(phone.locator('thead th[data-col="el-2017"]')).to_be_visible()
+    expect(phone.locator('thead th[data-col="fi-1997"]')).to_be_hidden()
+    expect(phone.locator('td[data-col="el-2017"]').first).to_be_visible()
+    _fits_the_screen(phone)
+
+
+def test_divergence_table_on_a_phone_scrolls_in_its_own_box(phone):
+    phone.goto("/divergences?a=fi-2007&b=sv-2007")
+    box = phone.locator(".table-scroll")
+    expect(box.locator("table.report")).to_be_visible()
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than the screen
+    _fits_the_screen(phone)
+
+
+def test_compare_on_a_wide_screen_shows_every_version(page):
+    page.goto("/compare/16")
+    expect(page.get_by_role("group", name="Version shown")).to_be_hidden()
+    assert page.locator("table.compare thead th[data-col]:visible").count() == 4
+
+
+@pytest.mark.parametrize("url", ["/graph?doc=sv-2007", "/graph/sv-2007/16", "/doc/sv-2007/23"])
+def test_no_collisions_at_1400_px(wide, url):
+    pg = wide
+    pg.goto(url)
+    panels = pg.locator(".panels > .panel")
+    assert panels.count() >= 2
+    rects = panels.evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert _overlapping(rects) == []
+    for i in range(panels.count()):
+        assert panels.nth(i).evaluate(STICKING_OUT) == []
+    assert pg.evaluate(STICKING_OUT, None) == []

@@ -44,4 +44,29 @@
       });
     });
   });
+  // Compare page on a narrow screen: one version at a time, chosen with the switcher.
+  var narrow = window.matchMedia("(max-width: 40rem)");
+  document.querySelectorAll(".switcher").forEach(function (switcher) {
+    var wrap = switcher.nextElementSibling;
+    var table = wrap && wrap.querySelector("table.compare");
+    if (!table) return;
+    var buttons = switcher.querySelectorAll("button[data-col]");
+    function show(col) {
+      buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-col") === col)); });
+      table.querySelectorAll("[data-col]").forEach(function (cell) {
+        cell.classList.toggle("on", cell.getAttribute("data-col") === col);
+      });
+    }
+    function fit() {
+      switcher.hidden = !narrow.matches;
+      table.classList.toggle("one-version", narrow.matches);
+    }
+    switcher.addEventListener("click", function (ev) {
+      var col = ev.target.getAttribute && ev.target.getAttribute("data-col");
+      if (col) show(col);
+    });
+    if (buttons.length) show(buttons[0].getAttribute("data-col"));
+    fit();
+    if (narrow.addEventListener) narrow.addEventListener("change", fit);
+  });
 })();
