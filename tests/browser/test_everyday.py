@@ -143,7 +143,7 @@ def test_compare_on_a_phone_shows_one_version_with_a_switcher(phone):
 
 def test_divergence_table_on_a_phone_scrolls_in_its_own_box(phone):
     phone.goto("/divergences?a=fi-2007&b=sv-2007")
-    box = phone.locator(".table-scroll")
+    box = phone.locator(".scroll:has(table.report)")
     expect(box.locator("table.report")).to_be_visible()
     assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than the screen
     _fits_the_screen(phone)
