@@ -254,3 +254,21 @@ def test_home_matrix_links_estonian_topics_to_the_law(client):
     compare = get(client, "/compare/61")
     titles = [a.get_text() for a in compare.select("#topics li a")]
     assert "Salgamine" in titles
+
+
+def test_greek_pages_show_greek_labels_with_the_canonical_id(client):
+    page = get(client, "/doc/el-2017/20F5")
+    assert "20ΣΤ5" in page.select_one("h1").get_text()
+    assert "el-2017/20F5" in page.select_one("p.canonical").get_text()
+    children = [a.get_text() for a in page.select("section.node a.label")]
+    assert "20ΣΤ5(α)" in children
+    # Any form still resolves, Greek or Latin.
+    for typed in ("20ΣΤ5(α)", "20Στ5(α)", "Νόμος 20ΣΤ5(α)", "20F5(a)"):
+        r = client.get("/go", params={"label": typed, "doc": "el-2017"}, follow_redirects=False)
+        assert r.headers["location"].endswith("/doc/el-2017/20F5(a)"), typed
+    # Other books keep their Latin labels; the compare page writes each book's own way.
+    assert not get(client, "/doc/sv-2007/20F5").select("p.canonical")
+    compare = get(client, "/compare/16?docs=el-2017&docs=sv-2007")
+    el = [a.get_text() for a in compare.select('td[data-col="el-2017"] a.label')]
+    sv = [a.get_text() for a in compare.select('td[data-col="sv-2007"] a.label')]
+    assert "16Α" in el and "16Γ1" in el and "16A" in sv and "16C1" in sv

@@ -166,3 +166,39 @@ def test_no_collisions_at_1400_px(wide, url):
     for i in range(panels.count()):
         assert panels.nth(i).evaluate(STICKING_OUT) == []
     assert pg.evaluate(STICKING_OUT, None) == []
+
+
+def test_citation_preview_on_hover_and_keyboard_focus(page):
+    page.goto("/doc/sv-2007/16A1")
+    link = page.locator('[id="16A1(b)"] a.cite')
+    tip = page.locator("#cite-preview")
+    link.hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("16D")
+    expect(tip).to_contain_text("Upplysningar från återtagna bud och spel")
+    expect(link).to_have_attribute("aria-describedby", "cite-preview")
+    page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+    link.focus()  # keyboard users get the same preview
+    expect(tip).to_be_visible()
+    expect(tip).to_have_attribute("lang", "sv")
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+
+
+def test_repeated_citations_are_counted(page):
+    page.goto("/doc/sv-2007/23")
+    item = page.locator("ul.citedby li", has=page.locator('a[href="/doc/sv-2007/38D"]'))
+    expect(item).to_contain_text("cites it 2 times")
+    once = page.locator("ul.citedby li", has=page.locator('a[href="/doc/sv-2007/24B"]'))
+    expect(once).not_to_contain_text("times")
+
+
+def test_citation_preview_in_the_greek_book_uses_greek_labels(page):
+    page.goto("/doc/el-2017/27B1")
+    link = page.locator("a.cite", has_text="16Γ").first
+    link.focus()
+    tip = page.locator("#cite-preview")
+    expect(tip).to_contain_text("16Γ")
+    expect(tip).to_contain_text("el-2017/16C")
+    expect(tip).to_have_attribute("lang", "el")
