@@ -19,7 +19,7 @@ from graph.query import GraphQueryError, ego, path, rank, subtree_set
 from ingest import store
 
 from .svg import layout
-from .templating import book_label, node_url, query_url, render
+from .templating import LAW_KINDS, book_label, node_url, query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
@@ -82,6 +82,10 @@ def _context(
     }
 
 
+def _short(text: str, size: int = 22) -> str:
+    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
+
+
 def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
     """The neighbourhood laid out, with the steps of a found path added and marked.
 
@@ -112,7 +116,8 @@ def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
             edges.append({"source": src, "target": dst, "raw": ""})
     for n in nodes:
         n["law"] = g.nodes[n["id"]].get("law") or ""
-        n["shown"] = book_label(n["id"], n["label"]) if n["label"] else n["title"][:18]
+        lawlike = g.nodes[n["id"]].get("kind") in LAW_KINDS
+        n["shown"] = book_label(n["id"], n["label"]) if lawlike else _short(n["title"] or n["label"])
     return layout({"center": center, "nodes": nodes, "edges": edges}, path=[n for n, _ in steps])
 
 
