@@ -117,7 +117,8 @@ def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
     for n in nodes:
         n["law"] = g.nodes[n["id"]].get("law") or ""
         lawlike = g.nodes[n["id"]].get("kind") in LAW_KINDS
-        n["shown"] = book_label(n["id"], n["label"]) if lawlike else _short(n["title"] or n["label"])
+        name = n["title"] or n["label"]
+        n["shown"] = book_label(n["id"], n["label"]) if lawlike else _short(name)
     return layout({"center": center, "nodes": nodes, "edges": edges}, path=[n for n, _ in steps])
 
 
