@@ -115,8 +115,9 @@ def test_bad_input_gives_a_clear_400_page(client, path, status):
 
 @pytest.mark.parametrize(
     ("path", "name"),
-    [("/graph/sv-2007/16?depth=9", "depth"), ("/divergences?a=fi-2007&b=sv-2007&page=-1", "page")],
-)
+    [("/graph/sv-2007/16?depth=9", "depth"), ("/divergences?a=fi-2007&b=sv-2007&page=-1", "page"),
+     ("/graph/sv-2007/16?a=16&b=12&either=maybe", "either")],
+)  # fmt: skip
 def test_invalid_page_parameter_gives_an_html_400_naming_it(client, path, name):
     r = client.get(path)
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
@@ -202,7 +203,7 @@ def test_path_finder_either_direction_on_the_page(client):
     one_way = client.get("/graph/sv-2007/12?a=12&b=27B1").text
     assert "no citation path" in one_way
     both = client.get("/graph/sv-2007/12?a=12&b=27B1&either=true").text
-    assert "no citation path" not in both and "cites the previous" in both
+    assert "no citation path" not in both and "cites the one above" in both
     assert both.count('<polyline class="on-path"') == 2  # 12 -> 27D <- 27B1
     api = client.get("/api/graph/path", params={"a": "sv-2007/12", "b": "27B1", "either": "x"})
     assert api.status_code == 400

@@ -155,9 +155,11 @@ def test_compare_on_a_wide_screen_shows_every_version(page):
     assert page.locator("table.compare thead th[data-col]:visible").count() == 4
 
 
-@pytest.mark.parametrize(
-    "url", ["/graph?doc=sv-2007", "/graph?doc=fi-1997", "/graph/fi-1997/12?depth=2", "/doc/sv-2007/23"]
-)
+WIDE_PAGES = ["/graph?doc=sv-2007", "/graph?doc=fi-1997", "/graph/fi-1997/12?depth=2",
+              "/doc/sv-2007/23"]  # fmt: skip
+
+
+@pytest.mark.parametrize("url", WIDE_PAGES)
 def test_no_collisions_at_1400_px(wide, url):
     pg = wide
     pg.goto(url)
