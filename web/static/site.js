@@ -51,21 +51,21 @@
     var table = wrap && wrap.querySelector("table.compare");
     if (!table) return;
     var buttons = switcher.querySelectorAll("button[data-col]");
-    function show(col) {
-      buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-col") === col)); });
-      table.querySelectorAll("[data-col]").forEach(function (cell) {
-        cell.classList.toggle("on", cell.getAttribute("data-col") === col);
-      });
-    }
+    var current = buttons.length ? buttons[0].getAttribute("data-col") : null;
     function fit() {
       switcher.hidden = !narrow.matches;
       table.classList.toggle("one-version", narrow.matches);
+      buttons.forEach(function (b) {
+        b.setAttribute("aria-pressed", String(b.getAttribute("data-col") === current));
+      });
+      table.querySelectorAll("[data-col]").forEach(function (cell) {
+        cell.classList.toggle("on", narrow.matches && cell.getAttribute("data-col") === current);
+      });
     }
     switcher.addEventListener("click", function (ev) {
       var col = ev.target.getAttribute && ev.target.getAttribute("data-col");
-      if (col) show(col);
+      if (col) { current = col; fit(); }
     });
-    if (buttons.length) show(buttons[0].getAttribute("data-col"));
     fit();
     if (narrow.addEventListener) narrow.addEventListener("change", fit);
   });
