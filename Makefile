@@ -10,13 +10,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: install install-test browser ingest run serve test lint bench clean
 
 $(BIN)/python:
+	@echo "Creating $(VENV) (a few seconds)"
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 install: $(BIN)/python
+	@echo "Installing lawgraph and its dependencies into $(VENV) (1-2 minutes the first time, seconds after)"
 	$(BIN)/pip install -q -e .
 
 install-test: $(BIN)/python
+	@echo "Installing lawgraph with its test tools into $(VENV) (1-2 minutes the first time, seconds after)"
 	$(BIN)/pip install -q -e '.[test]'
 
 ingest: install

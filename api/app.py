@@ -6,12 +6,14 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingest import store
 
 from . import errors
+from .docs import offline_app
 from .routes import align, compare, coverage, documents, glossary, graph, nodes, search
 
 
@@ -23,7 +25,7 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     """
     path = store.resolve_db(db)
     con = store.open_store(path)
-    app = FastAPI(title="lawgraph", version="0.1.0", description=__doc__)
+    app = offline_app(title="lawgraph", version="0.1.0", description=__doc__)
     app.state.con = con
     app.state.db = str(path)
     from graph.build import build_graph
@@ -42,8 +44,12 @@ def create_app(db: Path | str | None = None) -> FastAPI:
     from web.pages import router as pages_router
 
     app.include_router(pages_router)
-    app.mount("/static", StaticFiles(directory=Path(__file__).parent.parent / "web" / "static"),
-              name="static")  # fmt: skip
+    static = Path(__file__).parent.parent / "web" / "static"
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
     titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}
 

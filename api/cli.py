@@ -233,12 +233,13 @@ def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json:
 @DB_OPTION
 @click.argument("a")
 @click.argument("b")
-def path_cmd(db: Path | None, a: str, b: str) -> None:
+@click.option("--either", is_flag=True, help="Follow citations in both directions.")
+def path_cmd(db: Path | None, a: str, b: str, either: bool) -> None:
     """Shortest citation path from provision A to provision B."""
     from graph.query import path
 
     con, g = _graph(db)
-    steps = _gq(path, g, resolve_or_fail(con, a), resolve_or_fail(con, b))
+    steps = _gq(path, g, resolve_or_fail(con, a), resolve_or_fail(con, b), either=either)
     click.echo(" -> ".join(steps))
 
 

@@ -36,6 +36,8 @@ ROUTES = [
     "/graph/sv-2007/16?depth=2",
     "/graph/sv-2007/16?depth=3",
     "/graph/el-2017/12C?b=64",
+    "/graph/el-2017/16?depth=2",
+    "/graph/sv-2007/12?a=12&b=27B1&either=true",
     "/search?q=återtaget+bud",
     "/search?q=rangaistuskortti",
     "/search?q=συμπαίκτη",

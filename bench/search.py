@@ -3,14 +3,16 @@
 Usage: ``python bench/search.py [--db STORE] [--rounds N] [--clients 32]``. Without
 ``--db`` the corpus is ingested into a temporary store first.
 
-Prints success@5 and MRR of the engine and of a plain substring search over the same
-texts; search latency p50/p99 over the relevance queries in process; the time from
-starting ``lawgraph serve`` to its first answered search; latency p50/p99 through the
-HTTP API with 32 concurrent keep-alive connections (a pool of threads, each with its
-own ``httpx.Client``), both closed-loop (every client sends its next request as soon as
-the last one is answered: maximum throughput) and paced (the clients together send a
-fixed request rate, below saturation); and the server's resident memory (VmRSS and its
-peak VmHWM from ``/proc/<pid>/status``).
+Prints success@5 and MRR of the engine, of the engine without putting provision text
+above index entries and chapter headings, and of a plain substring search over the same
+texts, counting any hit and provision text only; search latency p50/p99 over the
+relevance queries in process; the time from starting ``lawgraph serve`` to its first
+answered search; latency p50/p99 through the HTTP API with 32 concurrent keep-alive
+connections (a pool of threads, each with its own ``httpx.Client``), both closed-loop
+(every client sends its next request as soon as the last one is answered: maximum
+throughput) and paced (the clients together send a fixed request rate, below
+saturation); and the server's resident memory (VmRSS and its peak VmHWM from
+``/proc/<pid>/status``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import httpx
 
 from ingest import store
 from ingest.pipeline import ingest_corpus
+from ingest.search import query
 from ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline
 from ingest.search.query import search
 
@@ -62,14 +65,32 @@ def proc_status(pid: int) -> dict[str, str]:
 
 
 def relevance(con) -> None:
+    """Success@5 and MRR, counting any hit (index entries too) and provision text only.
+
+    The reference ``unranked`` is the engine with index entries and chapter headings left
+    where BM25 puts them (the ranking before provision text was put first).
+    """
     items = load_relevance()
-    for name, ranker in (("search", engine(con)), ("substring", substring_baseline(con))):
-        r = evaluate(con, items, ranker)
-        out(f"{name:9}  success@5 {r['success_at_k']:.3f}  MRR {r['mrr']:.3f}  "
-            f"({r['queries']} queries)")  # fmt: skip
-        missed = [p["q"] for p in r["per_query"] if not p["ok"]]
-        if name == "search" and missed:
-            out(f"           missed: {', '.join(missed)}")
+
+    def unranked(item: dict) -> list[dict]:
+        keep = query._text_first
+        query._text_first = lambda con, req, scored: (scored, {})
+        try:
+            return engine(con)(item)
+        finally:
+            query._text_first = keep
+
+    rankers = (("search", engine(con)), ("unranked", unranked),
+               ("substring", substring_baseline(con)))  # fmt: skip
+    for name, ranker in rankers:
+        for text_only in (False, True):
+            r = evaluate(con, items, ranker, text_only=text_only)
+            what = "text" if text_only else "any "
+            out(f"{name:9} {what}  success@5 {r['success_at_k']:.3f}  MRR {r['mrr']:.3f}  "
+                f"({r['queries']} queries)")  # fmt: skip
+            missed = [p["q"] for p in r["per_query"] if not p["ok"]]
+            if name != "substring" and missed:
+                out(f"                missed: {', '.join(missed)}")
 
 
 def in_process(con, queries: list[str], rounds: int) -> None:

@@ -105,18 +105,22 @@ def ego(g: nx.MultiDiGraph, node_id: str, radius: int = 1) -> dict:
     }
 
 
-def path(g: nx.MultiDiGraph, a: str, b: str) -> list[str]:
+def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
     """Shortest citation path from ``a`` to ``b``.
 
     A provision speaks through its sub-provisions and is reached through them: the
     path may start at any node inside ``a`` (Law 27B1 reaches what 27B1(a) cites) and
     end at any node inside ``b``. The returned path starts at that citing node.
+    With ``either``, citations are followed in both directions (a step may go from a
+    provision to one that cites it).
     """
     _check(g, a)
     _check(g, b)
     if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
         raise GraphQueryError("a citation path stays within one document")
     cg = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
+    if either:
+        cg.add_edges_from([(v, u) for u, v in cg.edges()])
     start, end = ("__start__",), ("__end__",)
     cg.add_edges_from((start, n) for n in subtree(g, a) if n in cg)
     cg.add_edges_from((n, end) for n in subtree(g, b) if n in cg)

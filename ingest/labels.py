@@ -49,6 +49,25 @@ def greek_item(numeral: str) -> str:
     raise ValueError(f"not a Greek item numeral: {numeral!r}")
 
 
+_CANONICAL_RE = re.compile(r"(\d+)([A-L])?(\.?\d+)?(?:\(([a-n])\))?((?:\([ivx]+\))*)")
+
+
+def greek_label(label: str) -> str:
+    """Write a canonical label the way the Greek book prints it (the inverse of the mapping).
+
+    >>> greek_label("20F5(a)"), greek_label("12C1(e)(ii)"), greek_label("def/x")
+    ('20ΣΤ5(α)', '12Γ1(ε)(ii)', 'def/x')
+    """
+    m = _CANONICAL_RE.fullmatch(label)
+    if not m:
+        return label
+    law, sec, sub, item, rest = m.groups()
+    out = law + (GREEK_CAPITALS[LATIN.index(sec)] if sec else "") + (sub or "")
+    if item:
+        out += f"({GREEK_ITEMS[LATIN.lower().index(item)]})"
+    return out + rest
+
+
 def join_label(parent_label: str, kind: str, part: str) -> str:
     """Compose a child label from its parent's label and its own part.
 

@@ -57,6 +57,11 @@ def test_ego_path_rank(g):
         "sv-2007/27B1(b)", "sv-2007/27D", "sv-2007/12B1"]  # fmt: skip
     with pytest.raises(GraphQueryError, match="no citation path"):
         path(g, "sv-2007/1", "sv-2007/93")
+    # Backwards along the same citations only when asked for either direction.
+    with pytest.raises(GraphQueryError, match="no citation path"):
+        path(g, "sv-2007/12", "sv-2007/27B1")
+    assert path(g, "sv-2007/12", "sv-2007/27B1", either=True) == [
+        "sv-2007/12B1", "sv-2007/27D", "sv-2007/27B1"]  # fmt: skip
     with pytest.raises(GraphQueryError, match="one document"):
         path(g, "sv-2007/16", "el-2017/16")
     r = rank(g, "sv-2007")

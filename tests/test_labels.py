@@ -1,6 +1,12 @@
 import pytest
 
-from ingest.labels import greek_item, greek_section, join_label, normalise_label
+from ingest.labels import (
+    greek_item,
+    greek_label,
+    greek_section,
+    join_label,
+    normalise_label,
+)
 from ingest.lines import split_lines
 
 
@@ -55,3 +61,14 @@ def test_split_lines_keeps_offsets_and_breaks():
     for ln in lines:
         assert raw[ln.start : ln.end] == ln.text
     assert [ln.no for ln in lines] == [1, 2, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("canonical", "greek"),
+    [("20F5(a)", "20ΣΤ5(α)"), ("12C1(e)(ii)", "12Γ1(ε)(ii)"), ("16B10(l)", "16Β10(ιβ)"),
+     ("72C", "72Γ"), ("16", "16"), ("1.2", "1.2")],
+)  # fmt: skip
+def test_greek_label_is_the_inverse_of_the_normaliser(canonical, greek):
+    assert greek_label(canonical) == greek
+    assert normalise_label(greek) == canonical
+    assert greek_label("def/revoke") == "def/revoke"

@@ -225,6 +225,37 @@ def test_expand_adds_aligned_provisions(con):
     assert {"el", "sv"} <= {h["lang"] for h in extra}
 
 
+@pytest.mark.parametrize(("kw", "ok"), [
+    ({"doc": "et-1930s"}, lambda h: h["doc"] == "et-1930s"),
+    ({"doc": "sv-2007"}, lambda h: h["doc"] == "sv-2007"),
+    ({"lang": "el"}, lambda h: h["lang"] == "el"),
+])  # fmt: skip
+def test_filters_apply_to_expanded_results(con, kw, ok):
+    hits = search(con, "revokki", expand=True, limit=10, **kw)["hits"]
+    assert hits and all(ok(h) for h in hits), [h["id"] for h in hits if not ok(h)]
+
+
+def test_index_entries_rank_below_the_provisions_they_point_to(con):
+    hits = search(con, "revoke", doc="sv-2007", limit=20)["hits"]
+    kinds = [h["kind"] for h in hits]
+    assert kinds[0] == "law" and hits[0]["law"] in {"61", "62", "63", "64"}
+    # Every index entry comes after every provision, and the provisions say which
+    # entries point to them.
+    first_index = kinds.index("index_term") if "index_term" in kinds else len(kinds)
+    assert "index_term" not in kinds[:first_index] and set(kinds[first_index:]) <= {"index_term"}
+    see = {e["id"] for h in hits for e in h.get("see_also", [])}
+    assert "sv-2007/index/265" in see  # "Revoke": Laws 61-64
+    assert any(e["title"] == "Revoke" for e in hits[0]["see_also"])
+    # A chapter heading of the 1997 book brings its laws and goes below them.
+    fi = search(con, "revokki", doc="fi-1997", limit=100)["hits"]
+    chapter = next(i for i, h in enumerate(fi) if h["kind"] == "chapter")
+    assert all(h["kind"] != "chapter" for h in fi[:chapter])
+    assert any(e["id"].startswith("fi-1997/chapter/") for h in fi for e in h.get("see_also", []))
+    # Asking for index entries gives them as before.
+    only = search(con, "revoke", doc="sv-2007", kind="index", limit=5)["hits"]
+    assert only and all(h["kind"] == "index_term" for h in only)
+
+
 def test_expand_translates_through_glossary(con):
     """``revokki`` is Finnish only; expanded through the glossary it finds ρενόνς and revoke."""
     assert store.has_table(con, "concept_terms")

@@ -66,3 +66,11 @@ def test_success_at_5_and_mrr(con):
     # Ctrl-F cannot find a form that is not in the text: every inflected query fails it.
     inflected = {i["q"] for i in ITEMS if i["form"] == "inflected"}
     assert not any(p["ok"] for p in base["per_query"] if p["q"] in inflected)
+
+
+def test_provision_text_ranks_above_the_index_entries_pointing_to_it(con):
+    """Counting only provision text, the index-heavy queries still find their laws first."""
+    text = evaluate(con, ITEMS, engine(con), text_only=True)
+    ranks = {p["q"]: p["rank"] for p in text["per_query"]}
+    assert ranks["revoke"] == 1 and ranks["tävlingsledaren"] == 1
+    assert text["success_at_k"] >= 0.95

@@ -137,15 +137,19 @@ def test_graph_page_draws_the_api_neighbourhood(client):
     api = client.get("/api/nodes/sv-2007/16/ego?radius=1").json()
     nodes = page.select("svg#graph a.gnode")
     assert {a["data-id"] for a in nodes} == {n["id"] for n in api["nodes"]}
-    assert len(page.select("svg#graph g.edges line")) == len(api["edges"])
+    assert len(page.select("svg#graph g.edges polyline")) == len(api["edges"])
     assert [a["data-id"] for a in page.select("a.gnode.center")] == ["sv-2007/16"]
     assert all(a["href"] == "/doc/" + a["data-id"] for a in nodes)
     # 16A4 cites 12C: green (cited by the centre); 25B3 cites 16D: orange (cites it).
     assert "cited" in page.select_one('a.gnode[data-id="sv-2007/12C"]')["class"]
     assert "citing" in page.select_one('a.gnode[data-id="sv-2007/25B3"]')["class"]
+    svg = page.select_one("svg#graph")
+    width, height = float(svg["width"]), float(svg["height"])
     for a in nodes:
-        x, y = float(a.circle["cx"]), float(a.circle["cy"])
-        assert 0 <= x <= 960 and 0 <= y <= 640
+        x, y = map(float, a["transform"].removeprefix("translate(").rstrip(")").split(","))
+        assert 0 <= x <= width and 0 <= y <= height
+    # Grouped by law: every node sits inside its law's box.
+    assert "Law 12" in [t.get_text() for t in page.select("svg#graph g.law text")]
     deeper = get(client, "/graph/sv-2007/16?depth=2").select("svg#graph a.gnode")
     assert len(deeper) > len(nodes)
     assert client.get("/graph/sv-2007/16?depth=9").status_code == 400
@@ -256,3 +260,21 @@ def test_home_matrix_links_estonian_topics_to_the_law(client):
     compare = get(client, "/compare/61")
     titles = [a.get_text() for a in compare.select("#topics li a")]
     assert "Salgamine" in titles
+
+
+def test_greek_pages_show_greek_labels_with_the_canonical_id(client):
+    page = get(client, "/doc/el-2017/20F5")
+    assert "20ΣΤ5" in page.select_one("h1").get_text()
+    assert "el-2017/20F5" in page.select_one("p.canonical").get_text()
+    children = [a.get_text() for a in page.select("section.node a.label")]
+    assert "20ΣΤ5(α)" in children
+    # Any form still resolves, Greek or Latin.
+    for typed in ("20ΣΤ5(α)", "20Στ5(α)", "Νόμος 20ΣΤ5(α)", "20F5(a)"):
+        r = client.get("/go", params={"label": typed, "doc": "el-2017"}, follow_redirects=False)
+        assert r.headers["location"].endswith("/doc/el-2017/20F5(a)"), typed
+    # Other books keep their Latin labels; the compare page writes each book's own way.
+    assert not get(client, "/doc/sv-2007/20F5").select("p.canonical")
+    compare = get(client, "/compare/16?docs=el-2017&docs=sv-2007")
+    el = [a.get_text() for a in compare.select('td[data-col="el-2017"] a.label')]
+    sv = [a.get_text() for a in compare.select('td[data-col="sv-2007"] a.label')]
+    assert "16Α" in el and "16Γ1" in el and "16A" in sv and "16C1" in sv

@@ -115,8 +115,9 @@ def test_bad_input_gives_a_clear_400_page(client, path, status):
 
 @pytest.mark.parametrize(
     ("path", "name"),
-    [("/graph/sv-2007/16?depth=9", "depth"), ("/divergences?a=fi-2007&b=sv-2007&page=-1", "page")],
-)
+    [("/graph/sv-2007/16?depth=9", "depth"), ("/divergences?a=fi-2007&b=sv-2007&page=-1", "page"),
+     ("/graph/sv-2007/16?a=16&b=12&either=maybe", "either")],
+)  # fmt: skip
 def test_invalid_page_parameter_gives_an_html_400_naming_it(client, path, name):
     r = client.get(path)
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
@@ -187,3 +188,22 @@ def test_provision_text_with_markup_is_escaped():
     assert "<script>" not in page and "<img" not in page and "<b>x" not in page
     assert page.count("&lt;script&gt;") >= 3
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_favicon_and_offline_api_docs(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+    for url in ("/docs", "/redoc"):
+        html = client.get(url).text
+        assert "cdn" not in html.lower() and "/static-offline-docs/" in html
+    assert client.get("/static-offline-docs/swagger-ui-bundle.js").status_code == 200
+
+
+def test_path_finder_either_direction_on_the_page(client):
+    one_way = client.get("/graph/sv-2007/12?a=12&b=27B1").text
+    assert "no citation path" in one_way
+    both = client.get("/graph/sv-2007/12?a=12&b=27B1&either=true").text
+    assert "no citation path" not in both and "cites the one above" in both
+    assert both.count('<polyline class="on-path"') == 2  # 12 -> 27D <- 27B1
+    api = client.get("/api/graph/path", params={"a": "sv-2007/12", "b": "27B1", "either": "x"})
+    assert api.status_code == 400

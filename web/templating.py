@@ -9,6 +9,8 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
+from ingest.labels import greek_label
+
 from .markup import linked_text
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -36,16 +38,26 @@ def query_url(path: str, **params) -> str:
     return f"{path}?{urlencode(items)}" if items else path
 
 
+def book_label(node_id_or_doc: str, label: str) -> str:
+    """A canonical label as its own book prints it: Greek script in the Greek book.
+
+    >>> book_label("el-2017/20F5(a)", "20F5(a)"), book_label("sv-2007", "20F5(a)")
+    ('20ΣΤ5(α)', '20F5(a)')
+    """
+    return greek_label(label) if node_id_or_doc.startswith("el-") else label
+
+
 def display_label(node: dict) -> str:
-    """What to call a node in lists: its label for provisions, else its title."""
+    """What to call a node in lists: its label (as its book prints it), else its title."""
     if node.get("kind") in LAW_KINDS:
-        return node["label"]
+        return book_label(node.get("id") or node.get("doc", ""), node["label"])
     return node.get("title") or node["label"]
 
 
 TEMPLATES.env.globals.update(
-    node_url=node_url, query_url=query_url, lang_names=LANG_NAMES, display_label=display_label
-)
+    node_url=node_url, query_url=query_url, lang_names=LANG_NAMES, display_label=display_label,
+    book_label=book_label,
+)  # fmt: skip
 TEMPLATES.env.filters.update(linked=linked_text, anchor=anchor_id)
 
 

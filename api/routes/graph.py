@@ -55,10 +55,12 @@ def node_ego(
 def graph_path(
     request: Request, con: Con,
     a: Annotated[str, Query(max_length=200)], b: Annotated[str, Query(max_length=200)],
+    either: Annotated[bool, Query(description="follow citations in both directions")] = False,
 ) -> dict:  # fmt: skip
     """Shortest citation path from provision ``a`` to provision ``b``."""
     ia, ib = node_id_or_404(con, a), node_id_or_404(con, b)
-    return {"a": ia, "b": ib, "path": _query(path, request.app.state.graph, ia, ib)}
+    steps = _query(path, request.app.state.graph, ia, ib, either=either)
+    return {"a": ia, "b": ib, "path": steps}
 
 
 @router.get("/api/graph/rank", response_model=GraphRank, responses=ERRORS)

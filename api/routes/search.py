@@ -30,6 +30,13 @@ ERRORS = {400: {"model": ErrorResponse}}
 _local = threading.local()
 
 
+class SeeAlso(BaseModel):
+    """An index entry or chapter heading pointing to a hit."""
+
+    id: str
+    title: str
+
+
 class SearchHit(BaseModel):
     """One hit: a provision, definition, index term, topic or heading."""
 
@@ -44,6 +51,9 @@ class SearchHit(BaseModel):
     score: float
     targets: list[str] | None = Field(None, description="an index term's provisions")
     via: str | None = Field(None, description="with expand: the hit this one is aligned with")
+    see_also: list[SeeAlso] | None = Field(
+        None, description="index entries and chapter headings that point to this provision"
+    )
 
 
 class SearchResult(BaseModel):

@@ -71,8 +71,17 @@ def substring_baseline(con: sqlite3.Connection, limit: int = 20) -> Ranker:
     return rank
 
 
-def evaluate(con: sqlite3.Connection, items: list[dict], ranker: Ranker, k: int = 5) -> dict:
+#: Hits that point to provisions rather than state them (not counted with ``text_only``).
+POINTER_KINDS = frozenset({"index_term", "chapter"})
+
+
+def evaluate(
+    con: sqlite3.Connection, items: list[dict], ranker: Ranker, k: int = 5, text_only: bool = False
+) -> dict:
     """Run every query and score it.
+
+    With ``text_only`` a subject-index entry or chapter heading does not count as the
+    relevant hit: only the provision (or topic) itself does.
 
     Returns:
         ``{"success_at_k", "mrr", "k", "queries", "per_query": [{"q", "lang", "rank",
@@ -85,6 +94,8 @@ def evaluate(con: sqlite3.Connection, items: list[dict], ranker: Ranker, k: int 
         expect = set(item["expect"])
         rank = None
         for i, hit in enumerate(ranker(item), 1):
+            if text_only and hit.get("kind") in POINTER_KINDS:
+                continue
             if langs.get(hit["doc"]) == item["lang"] and hit_keys(hit) & expect:
                 rank = i
                 break

@@ -17,7 +17,11 @@ How a query is matched:
    groups fills the list below them. Ranking is FTS5 BM25 with the column weights of
    :data:`WEIGHTS` (titles count more than bodies, surface forms more than compound
    parts).
-4. ``expand=True`` also searches the glossary translations of the query (their hits
+4. Provision text comes first: a subject-index entry or a chapter heading that matches
+   brings the provisions it points to (the index entry's targets, the chapter's laws)
+   into the list at its place, a little below it (:data:`POINTED_WEIGHT`), with the
+   entry as their ``see_also``; the entries themselves go below every provision.
+5. ``expand=True`` also searches the glossary translations of the query (their hits
    fill the list below the query's own hits) and adds, after each hit, its aligned
    provisions in the other documents (:mod:`ingest.search.expand`).
 
@@ -59,6 +63,11 @@ KIND_FILTERS = {
     "topic": "topic",
     "other": "other",
 }
+#: Kinds of node that point to provisions rather than state rules.
+POINTERS = frozenset({"index_term", "chapter"})
+LAW_KINDS = frozenset({"law", "section", "subsection", "item", "subitem"})
+#: A pointed-to provision's score relative to the entry pointing to it.
+POINTED_WEIGHT = 0.9
 _ID_RE = re.compile(r"^\s*([a-z]{2}-\d{4}s?)\s*/\s*(\S.*)$")
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
@@ -213,6 +222,16 @@ def _append(con: sqlite3.Connection, req: Request, scored: list, expr: str) -> i
     return len(new)
 
 
+def _titles(con: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
+    return dict(con.execute(f"SELECT id, title FROM nodes WHERE id IN ({_in(ids)})", ids))
+
+
+def _passes(req: Request, node_id: str) -> bool:
+    """Whether an added hit (an aligned counterpart) passes the document and language filters."""
+    doc = node_id.split("/", 1)[0]
+    return (not req.doc or doc == req.doc) and (not req.lang or req.langs.get(doc) == req.lang)
+
+
 def _label(q: str) -> tuple[str | None, str | None]:
     """Return (document or None, canonical label) if the query is a provision label."""
     if len(q) > 40:
@@ -244,6 +263,65 @@ def _label_hits(con: sqlite3.Connection, req: Request, doc: str | None, label: s
             continue
         out.append((node_id, LABEL_SCORE))
     return out
+
+
+def _pointed(con: sqlite3.Connection, node_id: str, kind: str, attrs: str) -> list[str]:
+    """The provisions an index entry (its targets) or a chapter heading (its laws) points to."""
+    if kind == "index_term":
+        doc = node_id.split("/", 1)[0]
+        ids = [f"{doc}/{t}" for t in json.loads(attrs or "{}").get("targets") or []]
+        known = {r[0] for r in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(ids)})", ids)}
+        return [i for i in ids if i in known]
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT id FROM nodes WHERE parent = ? AND kind = 'law' ORDER BY ord", (node_id,)
+        )
+    ]
+
+
+def _text_first(
+    con: sqlite3.Connection, req: Request, scored: list[tuple]
+) -> tuple[list[tuple], dict[str, list[str]]]:
+    """Rank provision text above the index entries and chapter headings pointing to it.
+
+    Returns the new ranking and, per provision brought in or confirmed by an entry, the
+    entries that point to it (its "see also").
+    """
+    see_also: dict[str, list[str]] = {}
+    if req.kind not in (None, "law") or not scored:
+        return scored, see_also
+    ids = [s[0] for s in scored]
+    rows = {
+        r[0]: r[1:]
+        for r in con.execute(f"SELECT id, kind, attrs FROM nodes WHERE id IN ({_in(ids)})", ids)
+    }
+    text: list[tuple] = []
+    pointers: list[tuple] = []
+    for node_id, score, *rest in scored:
+        kind, attrs = rows.get(node_id, ("", "{}"))
+        if kind not in POINTERS:
+            text.append((node_id, score, *rest))
+            continue
+        if req.kind is None:
+            pointers.append((node_id, score))
+        for target in _pointed(con, node_id, kind, attrs):
+            see_also.setdefault(target, []).append(node_id)
+            text.append((target, score * POINTED_WEIGHT))
+    best: dict[str, tuple] = {}
+    for row in text:
+        if row[0] not in best or row[1] > best[row[0]][1]:
+            best[row[0]] = row
+    if req.kind == "law":
+        kinds = dict(
+            con.execute(f"SELECT id, kind FROM nodes WHERE id IN ({_in(list(best))})", list(best))
+        )
+        best = {k: v for k, v in best.items() if kinds.get(k) in LAW_KINDS}
+    ranked = sorted(best.values(), key=lambda row: -row[1])
+    floor = min((row[1] for row in ranked), default=None)
+    for node_id, score in pointers:
+        ranked.append((node_id, min(score, floor * 0.99) if floor is not None else score))
+    return ranked, {k: v for k, v in see_also.items() if k in best}
 
 
 def _highlight(con: sqlite3.Connection, groups: list[WordMatch], langs: list[str]) -> Highlight:
@@ -326,7 +404,9 @@ def search(
 
     Returns:
         ``{"query", "label", "mode", "hits": [{"id", "doc", "lang", "kind", "label",
-        "law", "title", "snippet", "score", ("targets"), ("via")}], "took_ms"}``. The
+        "law", "title", "snippet", "score", ("targets"), ("via"), ("see_also": [{"id", "title"}])}],
+        "took_ms"}``; ``see_also`` lists the index entries and chapter headings that
+        brought a provision into the list or point to it. The
         snippet is HTML-escaped with matches in ``<mark>``; ``label`` is the canonical
         label when the query names a provision; ``mode`` is ``label``, ``all`` (every word
         matched), ``any`` (some words), ``translation`` (only glossary translations
@@ -364,12 +444,19 @@ def search(
         result["mode"] = "any" if result["mode"] == "none" else result["mode"]
     if alts and _append(con, req, scored, " OR ".join(alts)):
         result["mode"] = "translation" if result["mode"] == "none" else result["mode"]
+    see_also: dict[str, list[str]] = {}
+    if not label_hits:
+        scored, see_also = _text_first(con, req, scored)
     scored = scored[: req.limit]
     hl_langs = sorted(set(req.langs.values()) if req.expand else _query_langs(req, words))
     hl = _highlight(con, groups + alt_groups, sorted(set(hl_langs) | set(alt_langs)))
     if req.expand:
-        scored = aligned_hits(con, scored)
+        scored = [s for s in aligned_hits(con, scored) if _passes(req, s[0])]
     result["label"] = label if result["mode"] == "label" else None
     result["hits"] = _hits(con, scored, hl, req.langs)
+    titles = _titles(con, sorted({p for ps in see_also.values() for p in ps}))
+    for hit in result["hits"]:
+        if hit["id"] in see_also:
+            hit["see_also"] = [{"id": p, "title": titles.get(p, "")} for p in see_also[hit["id"]]]
     result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     return result

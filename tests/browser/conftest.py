@@ -65,10 +65,8 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server, request):
-    """A fresh page on the test server; a screenshot is saved when the test ends."""
-    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+def _page(browser, server, request, width: int, height: int):
+    context = browser.new_context(base_url=server, viewport={"width": width, "height": height})
     context.set_default_timeout(10_000)
     pg = context.new_page()
     yield pg
@@ -76,3 +74,21 @@ def page(browser, server, request):
     name = re.sub(r"[^\w.\[\]-]+", "_", request.node.name)
     pg.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
     context.close()
+
+
+@pytest.fixture
+def page(browser, server, request):
+    """A fresh page on the test server; a screenshot is saved when the test ends."""
+    yield from _page(browser, server, request, 1280, 900)
+
+
+@pytest.fixture
+def phone(browser, server, request):
+    """A fresh page 390 px wide, as on a phone; a screenshot is saved when the test ends."""
+    yield from _page(browser, server, request, 390, 844)
+
+
+@pytest.fixture
+def wide(browser, server, request):
+    """A fresh page 1400 px wide; a screenshot is saved when the test ends."""
+    yield from _page(browser, server, request, 1400, 900)

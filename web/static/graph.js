@@ -1,4 +1,5 @@
 // Zoom and pan for the server-drawn citation graph (wheel, drag, keyboard, buttons).
+// Dots and labels keep their size on screen: --k is the user units per screen pixel.
 (function () {
   "use strict";
   var svg = document.getElementById("graph");
@@ -6,7 +7,11 @@
   var base = svg.viewBox.baseVal;
   var home = { x: base.x, y: base.y, w: base.width, h: base.height };
   var view = { x: home.x, y: home.y, w: home.w, h: home.h };
-  function apply() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); }
+  function apply() {
+    svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+    var px = svg.getBoundingClientRect().width || home.w;
+    svg.style.setProperty("--k", String(view.w / px));
+  }
   function zoom(factor, cx, cy) {
     var w = Math.min(Math.max(view.w * factor, home.w / 8), home.w * 4);
     var f = w / view.w;
@@ -58,6 +63,15 @@
     ev.preventDefault();
     keys[ev.key]();
   });
+  apply();
+  window.addEventListener("resize", apply);
+  // Open with the centre provision in view when the drawing is larger than its box.
+  var box = svg.parentNode, centre = svg.querySelector("a.gnode.center");
+  if (centre && box.scrollWidth > box.clientWidth) {
+    var c = centre.getBoundingClientRect(), b = box.getBoundingClientRect();
+    box.scrollLeft += c.left - b.left - box.clientWidth / 2;
+    box.scrollTop += c.top - b.top - box.clientHeight / 2;
+  }
   var controls = document.querySelector(".graph-controls");
   if (controls) {
     controls.hidden = false;

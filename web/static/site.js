@@ -44,4 +44,104 @@
       });
     });
   });
+  // Compare page on a narrow screen: one version at a time, chosen with the switcher.
+  var narrow = window.matchMedia("(max-width: 40rem)");
+  document.querySelectorAll(".switcher").forEach(function (switcher) {
+    var wrap = switcher.nextElementSibling;
+    var table = wrap && wrap.querySelector("table.compare");
+    if (!table) return;
+    var buttons = switcher.querySelectorAll("button[data-col]");
+    var current = buttons.length ? buttons[0].getAttribute("data-col") : null;
+    function fit() {
+      switcher.hidden = !narrow.matches;
+      table.classList.toggle("one-version", narrow.matches);
+      buttons.forEach(function (b) {
+        b.setAttribute("aria-pressed", String(b.getAttribute("data-col") === current));
+      });
+      table.querySelectorAll("[data-col]").forEach(function (cell) {
+        cell.classList.toggle("on", narrow.matches && cell.getAttribute("data-col") === current);
+      });
+    }
+    switcher.addEventListener("click", function (ev) {
+      var col = ev.target.getAttribute && ev.target.getAttribute("data-col");
+      if (col) { current = col; fit(); }
+    });
+    fit();
+    if (narrow.addEventListener) narrow.addEventListener("change", fit);
+  });
+  // Citation previews: hovering or focusing a citation link shows the cited provision's
+  // title and first lines (fetched from its JSON twin); Escape or leaving hides it.
+  var cache = {}, tip = null, owner = null, seq = 0;
+  function hideTip() {
+    if (tip) { tip.hidden = true; }
+    if (owner) { owner.removeAttribute("aria-describedby"); owner = null; }
+  }
+  function excerpt(node) {
+    var text = node.text || "";
+    if (!text && node.children && node.children.length) text = node.children[0].text || "";
+    return text.length > 220 ? text.slice(0, 217).replace(/\s+\S*$/, "") + "…" : text;
+  }
+  // The Greek book's labels in its own script (ingest.labels.greek_label).
+  var CAPS = ["Α", "Β", "Γ", "Δ", "Ε", "ΣΤ", "Ζ", "Η", "Θ", "Ι", "Κ", "Λ"];
+  var ITEMS = ["α", "β", "γ", "δ", "ε", "στ", "ζ", "η", "θ", "ι", "ια", "ιβ", "ιγ", "ιδ"];
+  function bookLabel(node) {
+    var m = /^(\d+)([A-L])?(\.?\d+)?(?:\(([a-n])\))?((?:\([ivx]+\))*)$/.exec(node.label || "");
+    if (!m || node.doc.indexOf("el-") !== 0) return node.label || "";
+    return m[1] + (m[2] ? CAPS[m[2].charCodeAt(0) - 65] : "") + (m[3] || "") +
+      (m[4] ? "(" + ITEMS[m[4].charCodeAt(0) - 97] + ")" : "") + m[5];
+  }
+  function showTip(link, node) {
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.id = "cite-preview";
+      tip.className = "cite-preview";
+      tip.setAttribute("role", "tooltip");
+      document.body.appendChild(tip);
+    }
+    var lang = link.closest("[lang]");
+    tip.setAttribute("lang", lang ? lang.getAttribute("lang") : "en");
+    tip.textContent = "";
+    var head = document.createElement("strong");
+    head.textContent = (node.label ? bookLabel(node) + " " : "") + (node.title || "");
+    var id = document.createElement("small");
+    id.setAttribute("lang", "en");
+    id.textContent = " " + node.id;
+    var body = document.createElement("p");
+    body.textContent = excerpt(node);
+    tip.appendChild(head);
+    tip.appendChild(id);
+    tip.appendChild(body);
+    var r = link.getBoundingClientRect();
+    tip.hidden = false;
+    var left = Math.max(8, Math.min(r.left + window.scrollX,
+      window.scrollX + document.documentElement.clientWidth - tip.offsetWidth - 8));
+    tip.style.left = left + "px";
+    tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+    owner = link;
+    link.setAttribute("aria-describedby", tip.id);
+  }
+  function preview(ev) {
+    var link = ev.target.closest && ev.target.closest("a.cite");
+    if (!link) return;
+    var target = decodeURIComponent(link.pathname.replace(/^\/doc\//, ""));
+    var mine = ++seq;
+    if (cache[target]) { showTip(link, cache[target]); return; }
+    fetch("/api/nodes/" + link.pathname.replace(/^\/doc\//, ""), { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (node) {
+        if (!node) return;
+        cache[target] = node;
+        if (mine === seq) showTip(link, node);
+      })
+      .catch(function () {});
+  }
+  function leave(ev) {
+    var link = ev.target.closest && ev.target.closest("a.cite");
+    if (link && link === owner) { seq++; hideTip(); }
+  }
+  document.addEventListener("mouseover", preview);
+  document.addEventListener("focusin", preview);
+  document.addEventListener("mouseout", leave);
+  document.addEventListener("focusout", leave);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideTip(); });
 })();
