@@ -12,7 +12,7 @@ import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
+from api.deps import Con, graph_of
 from api.lookup import LookupError_, resolve_id
 from graph.query import GraphQueryError, ego, path, rank
 from ingest import store
@@ -58,21 +58,28 @@ def _path(con: sqlite3.Connection, g: nx.MultiDiGraph, doc: str, a: str, b: str)
     return out
 
 
-def _context(request: Request, con: sqlite3.Connection, doc: str, a: str, b: str) -> dict:
-    g = request.app.state.graph
+def _context(
+    request: Request, con: sqlite3.Connection, doc: str, a: str, b: str, types: str = ""
+) -> dict:
+    """What every graph page shows; the download links pass ``doc`` and edge ``types``."""
+    g = graph_of(request)
     return {
         "docs": store.documents(con),
         "current": store.document(con, doc),
         "rank": _rank(g, doc),
         "path": _path(con, g, doc, a, b) if a and b else None,
-        "exports": EXPORTS,
+        "exports": [
+            {"format": f, "url": query_url("/api/graph/export", format=f, doc=doc, types=types)}
+            for f in EXPORTS
+        ],
+        "export_all": query_url("/api/graph/export", format="gexf", types=types),
     }
 
 
 @router.get("/graph", response_class=HTMLResponse)
 def graph_home(
     request: Request, con: Con, doc: Text = "", node: Text = "", depth: Depth = 1,
-    a: Text = "", b: Text = "",
+    a: Text = "", b: Text = "", types: Text = "",
 ) -> Response:  # fmt: skip
     """Rankings, path finder and exports of one document; ``node`` opens a neighbourhood."""
     docs = store.documents(con)
@@ -85,7 +92,7 @@ def graph_home(
         except LookupError_ as exc:
             raise HTTPException(404, str(exc)) from exc
         return RedirectResponse(query_url(f"/graph/{nid}", depth=depth), status_code=303)
-    ctx = _context(request, con, doc, a, b)
+    ctx = _context(request, con, doc, a, b, types)
     return render(
         request,
         "graph.html",
@@ -97,19 +104,19 @@ def graph_home(
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)
 def graph_node(
     request: Request, doc_id: str, label: str, con: Con, depth: Depth = 1,
-    a: Text = "", b: Text = "",
+    a: Text = "", b: Text = "", types: Text = "",
 ) -> Response:  # fmt: skip
     """The citation neighbourhood of a provision, drawn as SVG, ``depth`` hops out."""
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
     except LookupError_ as exc:
         raise HTTPException(404, str(exc)) from exc
-    g = request.app.state.graph
+    g = graph_of(request)
     try:
         hood = ego(g, nid, radius=depth)
     except GraphQueryError as exc:
         raise HTTPException(404, str(exc)) from exc
-    ctx = _context(request, con, doc_id, a or nid, b)
+    ctx = _context(request, con, doc_id, a or nid, b, types)
     attrs = g.nodes[nid]
     name = attrs["label"] if attrs["law"] else attrs["title"]
     return render(
