@@ -16,7 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from ingest import store
 
 from . import errors
-from .middleware import ServingMiddleware
+from .middleware import CSP, SECURITY_HEADERS, ServingMiddleware
 from .routes import align, compare, coverage, documents, glossary, graph, health, nodes, search
 from .serving import StoreChanged, StoreHolder
 
@@ -92,7 +92,12 @@ def create_app(
     async def server_error(request: Request, exc: Exception):
         rid = request.scope.get("state", {}).get("request_id", "-")
         log.error("request %s %s failed", rid, request.url.path, exc_info=exc)
-        return page_or_json(request, 500, f"internal error (request id {rid})")
+        response = page_or_json(request, 500, f"internal error (request id {rid})")
+        # answered outside the serving middleware: add what it would have added
+        for k, v in [*SECURITY_HEADERS, (b"content-security-policy", CSP.encode()),
+                     (b"x-request-id", rid.encode()), (b"cache-control", b"no-store")]:  # fmt: skip
+            response.headers[k.decode()] = v.decode()
+        return response
 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,

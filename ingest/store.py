@@ -219,14 +219,16 @@ def verify_store(con: sqlite3.Connection, path: Path | str = "store") -> str:
     try:
         problems = [r[0] for r in con.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            raise StoreError(f"{path} is damaged ({problems[0]}): {fix}")
+            lines = [x for p in problems for x in p.splitlines() if not x.startswith("***")]
+            raise StoreError(f"{path} is damaged ({(lines or problems)[0]}): {fix}")
         recorded = meta(con, "content_hash")
         if recorded is None:
             raise StoreError(f"{path} has no content hash: {fix}")
         if content_hash(con) != recorded:
             raise StoreError(f"{path} is damaged (content differs from its checksum): {fix}")
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} is damaged ({exc}): {fix}") from exc
+        detail = " ".join(str(exc).split())
+        raise StoreError(f"{path} is damaged ({detail}): {fix}") from exc
     return recorded
 
 
