@@ -258,3 +258,71 @@ def test_work_in_flight_is_bounded(served):
     assert first[0] == 200 and health[0] == 200
     assert second[0] == 503 and second[1][b"retry-after"] == b"1"
     assert mw.in_flight == 0
+
+
+def read_export(client, fmt, **params):
+    import io
+
+    import networkx as nx
+
+    r = client.get("/api/graph/export", params={"format": fmt, **params})
+    assert r.status_code == 200, r.text
+    if fmt == "gexf":
+        return nx.read_gexf(io.BytesIO(r.content)), "edge_type"
+    return nx.read_graphml(io.BytesIO(r.content), force_multigraph=True), "type"
+
+
+@pytest.mark.parametrize("fmt", ["gexf", "graphml"])
+def test_exports_keep_edge_types_and_filter(client, g, fmt):
+    h, key = read_export(client, fmt)
+    assert h.number_of_nodes() == g.number_of_nodes()
+    assert h.number_of_edges() == g.number_of_edges()
+    assert {d[key] for *_, d in h.edges(data=True)} == {"contains", "cites", "aligned", "indexes"}
+    e = next(d for u, v, d in h.edges(data=True) if (u, v) == ("fi-1997/16A", "el-2017/16B"))
+    assert e[key] == "aligned" and e["relation"] == "renumbered" and 0 < float(e["score"]) <= 1
+    sv, key = read_export(client, fmt, doc="sv-2007")
+    assert sv.number_of_nodes() > 500 and {d["doc"] for _, d in sv.nodes(data=True)} == {"sv-2007"}
+    assert {d[key] for *_, d in sv.edges(data=True)} == {"contains", "cites", "indexes"}
+    two, key = read_export(client, fmt, doc="sv-2007,fi-2007", types="cites,aligned")
+    assert {d[key] for *_, d in two.edges(data=True)} == {"cites", "aligned"}
+    assert {d["doc"] for _, d in two.nodes(data=True)} == {"sv-2007", "fi-2007"}
+    want = sum(1 for u, v, d in g.edges(data=True) if d["type"] in ("cites", "aligned")
+               and {g.nodes[u]["doc"], g.nodes[v]["doc"]} <= {"sv-2007", "fi-2007"})  # fmt: skip
+    assert two.number_of_edges() == want
+
+
+def test_json_and_csv_exports_filter(client):
+    data = client.get("/api/graph/export", params={"doc": "el-2017", "types": "cites"}).json()
+    assert {n["doc"] for n in data["nodes"]} == {"el-2017"}
+    assert data["edges"] and {e["type"] for e in data["edges"]} == {"cites"}
+    assert [d["id"] for d in data["documents"]] == ["el-2017"]
+    r = client.get("/api/graph/export", params={"format": "csv", "types": "aligned"})
+    lines = r.text.splitlines()
+    assert lines[0].startswith("source,target,type") and len(lines) > 100
+    assert all(",aligned," in line for line in lines[1:])
+    assert 'filename="lawgraph-aligned.csv"' in r.headers["content-disposition"]
+
+
+@pytest.mark.parametrize("params", [{"format": "pdf"}, {"doc": "zz-1"}, {"types": "cites,foo"},
+                                    {"doc": "x" * 300}])  # fmt: skip
+def test_bad_export_parameters_are_400(client, params):
+    r = client.get("/api/graph/export", params=params)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+def test_graph_page_download_links_pass_filters(client):
+    from bs4 import BeautifulSoup
+
+    html = client.get("/graph/sv-2007/16B1", params={"types": "cites"}).text
+    links = [a["href"] for a in BeautifulSoup(html, "html.parser").select(".exports a[download]")]
+    gexf = next(x for x in links if "format=gexf" in x and "doc=" in x)
+    assert "doc=sv-2007" in gexf and "types=cites" in gexf
+    h, key = read_export(client, "gexf", doc="sv-2007", types="cites")
+    assert client.get(gexf).content.count(b"<node ") == h.number_of_nodes()
+
+
+@pytest.fixture(scope="module")
+def g(con):
+    from graph.build import build_graph
+
+    return build_graph(con)
