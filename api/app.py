@@ -22,7 +22,7 @@ from .serving import StoreChanged, StoreHolder
 
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
-MAX_IN_FLIGHT = 64
+MAX_IN_FLIGHT = 128
 
 
 def create_app(

@@ -313,7 +313,7 @@ def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> Non
 )
 @click.option(
     "--max-in-flight",
-    default=64,
+    default=128,
     show_default=True,
     type=click.IntRange(min=1),
     help="Requests one worker handles at once; more get 503 with Retry-After.",
