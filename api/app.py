@@ -99,10 +99,29 @@ def create_app(
             response.headers[k.decode()] = v.decode()
         return response
 
+    app.openapi = lambda: _openapi_with_400(app)
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,
                        allowed_hosts=allowed_hosts, version=VERSION)  # fmt: skip
     return app
+
+
+def _openapi_with_400(app: FastAPI) -> dict:
+    """The OpenAPI schema, documenting the 400 error shape the app answers instead of 422."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = FastAPI.openapi(app)
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
+    for operations in schema.get("paths", {}).values():
+        for op in operations.values():
+            responses = op.get("responses", {})
+            if responses.pop("422", None) is not None and "400" not in responses:
+                responses["400"] = {"description": "Bad request", "content": error}
+    components = schema.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    app.openapi_schema = schema
+    return schema
 
 
 def app_from_env() -> FastAPI:

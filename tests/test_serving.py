@@ -326,3 +326,14 @@ def g(con):
     from graph.build import build_graph
 
     return build_graph(con)
+
+
+def test_openapi_documents_400_not_422(client):
+    spec = client.get("/openapi.json").json()
+    ops = [op for path in spec["paths"].values() for op in path.values()]
+    assert not any("422" in op["responses"] for op in ops)
+    search = spec["paths"]["/api/search"]["get"]["responses"]["400"]
+    assert search["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
+    assert "ErrorResponse" in spec["components"]["schemas"]
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    assert client.get("/api/search", params={"limit": "x"}).status_code == 400
