@@ -16,6 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from ingest import store
 
 from . import errors
+from .cache import ResponseCache
 from .middleware import CSP, SECURITY_HEADERS, ServingMiddleware
 from .routes import align, compare, coverage, documents, glossary, graph, health, nodes, search
 from .serving import StoreChanged, StoreHolder
@@ -23,12 +24,14 @@ from .serving import StoreChanged, StoreHolder
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
 MAX_IN_FLIGHT = 128
+CACHE_MB = 32.0
 
 
 def create_app(
     db: Path | str | None = None,
     allowed_hosts: Sequence[str] | None = None,
     max_in_flight: int = MAX_IN_FLIGHT,
+    cache_mb: float = CACHE_MB,
 ) -> FastAPI:
     """Open and verify the store read-only and build the app.
 
@@ -37,6 +40,7 @@ def create_app(
             this path is replaced, the app switches to the new store as a whole.
         allowed_hosts: Host header values to answer (None: any).
         max_in_flight: requests handled at once; more are answered 503 with Retry-After.
+        cache_mb: memory for whole answers kept per store id (0: no answer cache).
 
     Raises:
         StoreError: if the store is missing, of another schema version or damaged.
@@ -101,6 +105,7 @@ def create_app(
 
     app.openapi = lambda: _openapi_with_400(app)
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(ResponseCache, max_bytes=int(cache_mb * 1024 * 1024))
     app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,
                        allowed_hosts=allowed_hosts, version=VERSION)  # fmt: skip
     return app
@@ -127,12 +132,13 @@ def _openapi_with_400(app: FastAPI) -> dict:
 def app_from_env() -> FastAPI:
     """The app for ``lawgraph serve --workers N`` (each worker process builds its own).
 
-    Reads ``LAWGRAPH_DB``, ``LAWGRAPH_ALLOWED_HOSTS`` (comma-separated) and
-    ``LAWGRAPH_MAX_IN_FLIGHT``.
+    Reads ``LAWGRAPH_DB``, ``LAWGRAPH_ALLOWED_HOSTS`` (comma-separated),
+    ``LAWGRAPH_MAX_IN_FLIGHT`` and ``LAWGRAPH_CACHE_MB``.
     """
     hosts = os.environ.get("LAWGRAPH_ALLOWED_HOSTS")
     return create_app(
         os.environ.get("LAWGRAPH_DB"),
         allowed_hosts=[h for h in hosts.split(",") if h] if hosts else None,
         max_in_flight=int(os.environ.get("LAWGRAPH_MAX_IN_FLIGHT", MAX_IN_FLIGHT)),
+        cache_mb=float(os.environ.get("LAWGRAPH_CACHE_MB", CACHE_MB)),
     )

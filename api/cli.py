@@ -318,9 +318,16 @@ def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> Non
     type=click.IntRange(min=1),
     help="Requests one worker handles at once; more get 503 with Retry-After.",
 )
+@click.option(
+    "--cache-mb",
+    default=32.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Memory per worker for whole answers kept while the store is the same.",
+)
 def serve(
     db: Path | None, host: str, port: int, workers: int | None, allowed_hosts: tuple[str, ...],
-    max_in_flight: int,
+    max_in_flight: int, cache_mb: float,
 ) -> None:  # fmt: skip
     """Serve the explorer (JSON API and pages) from the store, read-only.
 
@@ -341,7 +348,8 @@ def serve(
     if host in ("0.0.0.0", "::"):
         click.echo("bound to every interface: pass --allowed-host NAME for each public name")
     os.environ.update(LAWGRAPH_DB=str(path), LAWGRAPH_ALLOWED_HOSTS=",".join(sorted(hosts)),
-                      LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight))  # fmt: skip
+                      LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight),
+                      LAWGRAPH_CACHE_MB=str(cache_mb))  # fmt: skip
     click.echo(f"serving {path} on http://{host}:{port} with {workers} worker(s) "
                f"(store checked in {time.perf_counter() - t:.2f} s)")  # fmt: skip
     uvicorn.run("api.app:app_from_env", factory=True, host=host, port=port, workers=workers,

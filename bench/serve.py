@@ -15,6 +15,8 @@ client, so the load generator costs little of the cores it shares with the serve
 - ``/compare/16`` at 1 and at 64 connections, and the ratio;
 - a mixed load of 64 clients over search, provision pages, compare and graph routes:
   p50, p99 and errors (any status but 200, 503 included);
+- the same loads once more against a server started with ``--cache-mb 0``, so every
+  answer is computed (the first server keeps repeated answers per store id);
 - the server's resident memory (VmRSS summed over its processes) after start, after the
   loads above, after 16 concurrent GEXF exports, and after 16 more.
 
@@ -185,6 +187,18 @@ def rss_mb(root: int) -> float:
     return total / 1024
 
 
+def per_process_rss(root: int) -> list[float]:
+    """VmRSS in MB of each process of the server (supervisor first)."""
+    out = []
+    for pid in server_pids(root):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        except OSError:
+            continue
+        out += [int(x.split()[1]) / 1024 for x in status if x.startswith("VmRSS:")]
+    return out
+
+
 async def exports(port: int, n: int) -> tuple[float, int]:
     """``n`` concurrent whole-graph GEXF exports: (seconds, errors)."""
     t0 = time.perf_counter()
@@ -200,10 +214,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, workers: int) -> subprocess.Popen:
+def start_server(db: Path, port: int, workers: int, cache_mb: float) -> subprocess.Popen:
     exe = ROOT / ".venv" / "bin" / "lawgraph"
     cmd = [str(exe) if exe.exists() else "lawgraph", "serve", "--db", str(db),
-           "--port", str(port), "--workers", str(workers)]  # fmt: skip
+           "--port", str(port), "--workers", str(workers), "--cache-mb", str(cache_mb)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -220,7 +234,8 @@ def start_server(db: Path, port: int, workers: int) -> subprocess.Popen:
     raise SystemExit("server did not start within 60 s")
 
 
-async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
+async def paths() -> tuple[list[str], list[str]]:
+    """The search mix (relevance-set queries) and the mixed-route load (shuffled)."""
     from urllib.parse import quote
 
     queries = [quote(i["q"]) for i in load_relevance()]
@@ -228,10 +243,25 @@ async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
     laws = [str(n) for n in range(1, 93)]
     mixed = [p.format(q=rnd.choice(queries), law=rnd.choice(laws)) for p in MIXED * 40]
     rnd.shuffle(mixed)
-    search = [f"/api/search?q={q}&limit=20" for q in queries]
-    for path in {*search, *mixed}:  # warm every worker's caches as a long-running server would
-        await Conn(port).get(path)
-    r: dict = {"workers": workers, "seconds": seconds, "rss_start_mb": rss_mb(pid)}
+    return [f"/api/search?q={q}&limit=20" for q in queries], mixed
+
+
+async def warm(port: int, urls: list[str]) -> list[str]:
+    """Ask every URL once (as a long-running server would have been); keep those answering 200
+    (a few generated provision labels do not exist in every book)."""
+    ok = set()
+    for path in set(urls):
+        if (await Conn(port).get(path))[0] == 200:
+            ok.add(path)
+    return [u for u in urls if u in ok]
+
+
+async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
+    """Every load against a server with its answer cache on."""
+    search, mixed = await paths()
+    search, mixed = await warm(port, search), await warm(port, mixed)
+    r: dict = {"workers": workers, "seconds": seconds, "rss_start_mb": rss_mb(pid),
+               "mixed_urls": len(set(mixed))}  # fmt: skip
     r["health_32"] = await closed_loop(port, ["/api/health"], 32, seconds)
     r["search_32"] = await closed_loop(port, search, 32, seconds)
     r["search_open_300"] = await open_loop(port, search, 300, seconds)
@@ -248,14 +278,31 @@ async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
     return r
 
 
-def report(r: dict) -> None:
-    print(f"lawgraph serve, {r['workers']} worker(s), {r['seconds']:.0f} s per load, loopback")
+async def run_uncached(port: int, seconds: float) -> dict:
+    """The loads that repeat answers, against a server with no answer cache."""
+    search, mixed = await paths()
+    search, mixed = await warm(port, search), await warm(port, mixed)
+    r = {"health_32": await closed_loop(port, ["/api/health"], 32, seconds)}
+    r["search_32"] = await closed_loop(port, search, 32, seconds)
+    r["search_open_300"] = await open_loop(port, search, 300, seconds)
+    r["compare_1"] = await closed_loop(port, ["/compare/16"], 1, seconds)
+    r["compare_64"] = await closed_loop(port, ["/compare/16"], 64, seconds)
+    r["mixed_64"] = await closed_loop(port, mixed, 64, seconds)
+    r["search_vs_health"] = r["search_32"]["rps"] / r["health_32"]["rps"]
+    r["compare_64_vs_1"] = r["compare_64"]["rps"] / r["compare_1"]["rps"]
+    return r
+
+
+ROWS = [("/api/health, 32 conn (reference)", "health_32"), ("search mix, 32 conn", "search_32"),
+        ("search mix, 300 req/s offered", "search_open_300"),
+        ("/compare/16, 1 conn", "compare_1"), ("/compare/16, 64 conn", "compare_64"),
+        ("mixed routes, 64 clients", "mixed_64")]  # fmt: skip
+
+
+def table(r: dict, title: str) -> None:
+    print(title)
     print(f"{'load':34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    rows = [("/api/health, 32 conn (reference)", "health_32"), ("search mix, 32 conn", "search_32"),
-            ("search mix, 300 req/s offered", "search_open_300"),
-            ("/compare/16, 1 conn", "compare_1"), ("/compare/16, 64 conn", "compare_64"),
-            ("mixed routes, 64 clients", "mixed_64")]  # fmt: skip
-    for name, key in rows:
+    for name, key in ROWS:
         x = r[key]
         rps = x.get("rps", x.get("offered_rps"))
         print(f"{name:34} {rps:8.0f} {x['p50_ms']:8.1f} {x['p99_ms']:8.1f} {x['errors']:7d}")
@@ -265,11 +312,21 @@ def report(r: dict) -> None:
     print(f"compare 64 conn / 1 conn          {r['compare_64_vs_1']:.2f}  (target >= 0.8)")
     print(f"mixed p99                         {r['mixed_64']['p99_ms']:.1f} ms "
           f"(target < 250, errors {r['mixed_64']['errors']})")  # fmt: skip
+
+
+def report(r: dict) -> None:
+    table(r, f"lawgraph serve, {r['workers']} worker(s), {r['seconds']:.0f} s per load, loopback, "
+             f"answer cache on ({r['mixed_urls']} distinct mixed URLs)")  # fmt: skip
     print(f"server RSS: start {r['rss_start_mb']:.0f} MB, after the loads above "
           f"{r['rss_before_exports_mb']:.0f} MB, after 16 concurrent GEXF exports "
           f"{r['rss_after_16_gexf_mb']:.0f} MB ({r['exports_16_s']:.1f} s, "
           f"{r['exports_16_errors']} errors), after 16 more {r['rss_after_32_gexf_mb']:.0f} MB "
-          "(target <= 300)")  # fmt: skip
+          "(target <= 300 per process)")  # fmt: skip
+    each = ", ".join(f"{x:.0f}" for x in r.get("rss_per_process_mb", []))
+    print(f"RSS per process at the end (MB): {each}")
+    if "uncached" in r:
+        print()
+        table(r["uncached"], "the same server with --cache-mb 0 (every answer computed)")
 
 
 def main() -> None:
@@ -285,9 +342,16 @@ def main() -> None:
             db = Path(tmp) / "lawgraph.db"
             ingest_corpus(db)
         port = free_port()
-        proc = start_server(db, port, args.workers)
+        proc = start_server(db, port, args.workers, 32)
         try:
             result = asyncio.run(run(port, proc.pid, args.seconds, args.workers))
+            result["rss_per_process_mb"] = per_process_rss(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        proc = start_server(db, port, args.workers, 0)
+        try:
+            result["uncached"] = asyncio.run(run_uncached(port, args.seconds))
         finally:
             proc.terminate()
             proc.wait(timeout=30)

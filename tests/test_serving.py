@@ -339,3 +339,25 @@ def test_openapi_documents_400_not_422(client):
     assert "ErrorResponse" in spec["components"]["schemas"]
     assert "HTTPValidationError" not in spec["components"]["schemas"]
     assert client.get("/api/search", params={"limit": "x"}).status_code == 400
+
+
+@pytest.mark.parametrize("cache_mb", [32, 0])
+def test_answer_cache_reuses_answers_of_the_same_store(ingested, monkeypatch, cache_mb):
+    c = TestClient(create_app(ingested[0], cache_mb=cache_mb))
+    calls = []
+    real = store.documents
+
+    def counting(con):
+        calls.append(1)
+        return real(con)
+
+    monkeypatch.setattr(store, "documents", counting)
+    first = c.get("/api/documents", headers={"accept-encoding": "identity"})
+    second = c.get("/api/documents", headers={"accept-encoding": "identity"})
+    assert first.status_code == second.status_code == 200 and first.content == second.content
+    assert second.headers["x-request-id"] != first.headers["x-request-id"]
+    assert len(calls) == (1 if cache_mb else 2)
+    zipped = c.get("/api/documents", headers={"accept-encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.json() == first.json()
+    assert c.get("/api/documents/zz-1").status_code == 404  # errors are not kept
+    assert c.get("/api/documents/zz-1").status_code == 404
