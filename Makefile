@@ -51,6 +51,7 @@ bench: install-test ingest
 	$(BIN)/python bench/align.py --db $(DB)
 	$(BIN)/python bench/citations.py
 	$(BIN)/python bench/search.py --db $(DB)
+	$(BIN)/python bench/serve.py --db $(DB)
 	$(BIN)/python bench/render.py --db $(DB)
 
 clean:

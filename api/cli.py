@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -44,6 +45,10 @@ def main() -> None:
     """Explore the Laws of Duplicate Bridge in Finnish, Greek, Swedish and Estonian."""
 
 
+def _exit_on_sigterm(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
 @main.command()
 @DB_OPTION
 @click.option(
@@ -75,6 +80,8 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
             bar.close()
 
     path = store.resolve_db(db)
+    # SIGTERM unwinds like Ctrl-C, so the half-written temp store is removed
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         report = ingest_corpus(
             path, corpus_dir, force=force, progress=progress,
@@ -107,22 +114,29 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
 @click.option("--format", "fmt", type=click.Choice(["json", "graphml", "gexf", "csv"]),
               default="json", show_default=True)  # fmt: skip
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
-def export(db: Path | None, fmt: str, output: Path) -> None:
+@click.option("--doc", "docs", default=None, help="Only these documents (comma-separated ids).")
+@click.option("--types", default=None,
+              help="Only these edge types: contains, indexes, cites, aligned.")  # fmt: skip
+def export(db: Path | None, fmt: str, output: Path, docs: str | None, types: str | None) -> None:
     """Export documents, nodes and edges (JSON contract, GraphML, GEXF or CSV edges)."""
-    from graph.build import build_graph
-    from graph.export import export_bytes, export_json
+    from graph.export import ExportError, export_json, parse_selection, stream_export
 
     con = open_db(db)
-    g = build_graph(con)
+    try:
+        sel = parse_selection(con, docs, types)
+    except ExportError as exc:
+        raise click.ClickException(str(exc)) from exc
     output.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
-        data = export_json(con, g)
+        data = export_json(con, sel)
         output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
         counts = f"{len(data['documents'])} documents, {len(data['nodes'])} nodes, " \
                  f"{len(data['edges'])} edges"  # fmt: skip
     else:
-        output.write_bytes(export_bytes(con, fmt, g))
-        counts = f"{g.number_of_nodes()} graph nodes, {g.number_of_edges()} edges"
+        with output.open("w", encoding="utf-8", newline="") as f:
+            for chunk in stream_export(con, fmt, sel):
+                f.write(chunk)
+        counts = f"{output.stat().st_size} bytes"
     click.echo(f"wrote {output}: {counts}")
 
 
@@ -290,22 +304,58 @@ def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> Non
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-def serve(db: Path | None, host: str, port: int) -> None:
-    """Serve the explorer (JSON API and pages)."""
+@click.option("--workers", default=None, type=click.IntRange(min=1),
+              help="Worker processes (default: the number of cores).")  # fmt: skip
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Host header to answer besides the bound host and localhost (repeatable).",
+)
+@click.option(
+    "--max-in-flight",
+    default=128,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Requests one worker handles at once; more get 503 with Retry-After.",
+)
+@click.option(
+    "--cache-mb",
+    default=32.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Memory per worker for whole answers kept while the store is the same.",
+)
+def serve(
+    db: Path | None, host: str, port: int, workers: int | None, allowed_hosts: tuple[str, ...],
+    max_in_flight: int, cache_mb: float,
+) -> None:  # fmt: skip
+    """Serve the explorer (JSON API and pages) from the store, read-only.
+
+    Replacing the store file (``lawgraph ingest``) switches every worker to the new store.
+    """
+    import os
+
     import uvicorn
 
-    from .app import create_app
-
-    path = store.resolve_db(db)
-    try:
-        app = create_app(path)
+    path = store.resolve_db(db).resolve()
+    t = time.perf_counter()
+    try:  # verify once here, so a damaged store is one clear line, not a worker crash
+        store.open_store(path, verify=True).close()
     except store.StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    t = time.perf_counter()
-    click.echo(
-        f"serving {path} on http://{host}:{port} (loaded in {time.perf_counter() - t:.2f} s)"
-    )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    workers = workers or os.cpu_count() or 1
+    hosts = {host, "localhost", "127.0.0.1", "::1", "[::1]", *allowed_hosts}
+    if host in ("0.0.0.0", "::"):
+        click.echo("bound to every interface: pass --allowed-host NAME for each public name")
+    os.environ.update(LAWGRAPH_DB=str(path), LAWGRAPH_ALLOWED_HOSTS=",".join(sorted(hosts)),
+                      LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight),
+                      LAWGRAPH_CACHE_MB=str(cache_mb))  # fmt: skip
+    click.echo(f"serving {path} on http://{host}:{port} with {workers} worker(s) "
+               f"(store checked in {time.perf_counter() - t:.2f} s)")  # fmt: skip
+    uvicorn.run("api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                log_level="warning", timeout_keep_alive=5, limit_concurrency=4 * max_in_flight,
+                h11_max_incomplete_event_size=16 * 1024)  # fmt: skip
 
 
 from .commands import register_all  # noqa: E402  (commands import the helpers above)

@@ -10,7 +10,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
-CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 422: "invalid"}
+CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 422: "invalid",
+         500: "internal", 503: "busy"}  # fmt: skip
 
 
 def error_response(status: int, message: str) -> JSONResponse:

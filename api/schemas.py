@@ -118,3 +118,10 @@ class EgoGraph(BaseModel):
     center: str
     nodes: list[EgoNode]
     edges: list[DiffEdge]
+
+
+class Health(BaseModel):
+    status: str
+    store_id: str
+    schema_version: int
+    warning: str | None = None

@@ -108,7 +108,16 @@ def in_process(con, queries: list[str], rounds: int) -> None:
 
 def start_server(db: Path, port: int) -> tuple[subprocess.Popen, float]:
     exe = ROOT / ".venv" / "bin" / "lawgraph"
-    cmd = [str(exe) if exe.exists() else "lawgraph", "serve", "--db", str(db), "--port", str(port)]
+    cmd = [
+        str(exe) if exe.exists() else "lawgraph",
+        "serve",
+        "--db",
+        str(db),
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+    ]  # one process: its RSS is the server's
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/api/search"

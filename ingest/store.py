@@ -6,6 +6,9 @@ a reader never sees a half-built store. Small pure helpers take a connection.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -87,8 +90,9 @@ def write_store(
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".lawgraph-", suffix=".db.tmp", dir=path.parent)
-    os.close(fd)
+    remove_stale_temps(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # held until the rename: marks the temp store as live
     try:
         con = sqlite3.connect(tmp)
         try:
@@ -143,13 +147,89 @@ def write_store(
                     (f"stage:{name}", json.dumps(results[name], ensure_ascii=False)),
                 )
                 con.commit()
+            con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (content_hash(con),))
+            con.commit()
         finally:
             con.close()
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        os.close(fd)
     return results
+
+
+TEMP_PREFIX, TEMP_SUFFIX = ".lawgraph-", ".db.tmp"
+
+
+def remove_stale_temps(directory: Path) -> list[Path]:
+    """Delete the temp stores of interrupted ingests in ``directory``.
+
+    A temp store being written is locked (``flock``) by its writer until it is renamed;
+    one that can be locked was left by a process that no longer runs.
+
+    Returns:
+        The files removed.
+    """
+    removed = []
+    for tmp in Path(directory).glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"):
+        try:
+            fd = os.open(tmp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a live ingest is writing it
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+                removed.append(tmp)
+        finally:
+            os.close(fd)
+    return removed
+
+
+def content_hash(con: sqlite3.Connection) -> str:
+    """SHA-256 of every row of every table but ``meta`` (search index shadow tables too)."""
+    h = hashlib.sha256()
+    tables = con.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+    ).fetchall()
+    for name, sql in tables:
+        if name == "meta" or (sql or "").upper().startswith("CREATE VIRTUAL"):
+            continue
+        h.update(f"\x00table {name}\x00".encode())
+        for row in con.execute(f'SELECT * FROM "{name}"'):
+            h.update(repr(tuple(row)).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def verify_store(con: sqlite3.Connection, path: Path | str = "store") -> str:
+    """Check a store's pages and content: ``PRAGMA quick_check``, then the content hash.
+
+    Returns:
+        The content hash, which is the store's id.
+
+    Raises:
+        StoreError: one line saying what is damaged and that ``lawgraph ingest`` rebuilds it.
+    """
+    fix = "run `lawgraph ingest` to rebuild it"
+    try:
+        problems = [r[0] for r in con.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            lines = [x for p in problems for x in p.splitlines() if not x.startswith("***")]
+            raise StoreError(f"{path} is damaged ({(lines or problems)[0]}): {fix}")
+        recorded = meta(con, "content_hash")
+        if recorded is None:
+            raise StoreError(f"{path} has no content hash: {fix}")
+        if content_hash(con) != recorded:
+            raise StoreError(f"{path} is damaged (content differs from its checksum): {fix}")
+    except sqlite3.DatabaseError as exc:
+        detail = " ".join(str(exc).split())
+        raise StoreError(f"{path} is damaged ({detail}): {fix}") from exc
+    return recorded
 
 
 def stage_stats(con: sqlite3.Connection, name: str) -> dict:
@@ -166,16 +246,24 @@ def has_table(con: sqlite3.Connection, name: str) -> bool:
     return row is not None
 
 
-def open_store(path: Path) -> sqlite3.Connection:
+def open_store(path: Path, verify: bool = False, immutable: bool = False) -> sqlite3.Connection:
     """Open an existing store read-only.
 
+    Args:
+        path: the store file.
+        verify: check its pages and content hash (:func:`verify_store`, ~0.3 s).
+        immutable: tell SQLite the file never changes (no locking; for serving: a new
+            store is renamed into place, never written over an open one).
+
     Raises:
-        StoreError: if the file is missing, not a lawgraph store, or of another version.
+        StoreError: if the file is missing, not a lawgraph store, of another version, or
+            (with ``verify``) damaged.
     """
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"no store at {path}: run `lawgraph ingest` first")
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+    con = sqlite3.connect(f"file:{path}?{flags}", uri=True, check_same_thread=False)
     con.row_factory = sqlite3.Row
     try:
         version = meta(con, "schema_version")
@@ -187,6 +275,12 @@ def open_store(path: Path) -> sqlite3.Connection:
         raise StoreError(
             f"{path} has schema version {version}, expected {SCHEMA_VERSION}: re-run ingest"
         )
+    if verify:
+        try:
+            verify_store(con, path)
+        except StoreError:
+            con.close()
+            raise
     return con
 
 
@@ -197,9 +291,9 @@ def meta(con: sqlite3.Connection, key: str) -> str | None:
 
 
 def stored_input_hash(path: Path) -> str | None:
-    """Return the input hash of the store at ``path``, or None if it cannot be read."""
+    """Return the input hash of the store at ``path``, or None if it is unreadable or damaged."""
     try:
-        con = open_store(path)
+        con = open_store(path, verify=True)
     except StoreError:
         return None
     try:

@@ -85,21 +85,21 @@ def test_same_edition_graph_difference(g):
 
 
 def test_graphml_roundtrip_and_other_formats(con, g):
-    back = nx.read_graphml(io.BytesIO(export_bytes(con, "graphml", g)), force_multigraph=True)
+    back = nx.read_graphml(io.BytesIO(export_bytes(con, "graphml")), force_multigraph=True)
     assert back.number_of_nodes() == g.number_of_nodes()
     assert back.number_of_edges() == g.number_of_edges()
     types = {d["type"] for _, _, d in back.edges(data=True)}
     assert {"contains", "cites", "indexes"} <= types
-    gexf = nx.read_gexf(io.BytesIO(export_bytes(con, "gexf", g)))
+    gexf = nx.read_gexf(io.BytesIO(export_bytes(con, "gexf")))
     assert gexf.number_of_nodes() == g.number_of_nodes()
-    rows = list(csv.DictReader(io.StringIO(export_bytes(con, "csv", g).decode("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(export_bytes(con, "csv").decode("utf-8"))))
     assert len(rows) == g.number_of_edges()
-    data = export_json(con, g)
+    data = export_json(con)
     cites_json = [e for e in data["edges"] if e["type"] == "cites"]
     assert len(cites_json) == citation_graph(g).number_of_edges()
     assert all(e["raw"] for e in cites_json)
     with pytest.raises(ValueError):
-        export_bytes(con, "pdf", g)
+        export_bytes(con, "pdf")
 
 
 def test_cli_graph_commands(ingested):

@@ -203,3 +203,23 @@ def test_download_links_keep_the_family_and_accept_every_type_choice(ingested):
     assert "family=edition" in re.search(
         r'href="([^"]+)" download', client.get("/divergences?a=fi-1997&b=el-2017").text
     ).group(1)
+
+
+def test_the_report_is_never_served_from_the_answer_cache(store_copy, monkeypatch):
+    """Review states change without the store changing, and each browser gets its own form
+    token: the report carries no store ETag and is computed afresh every time."""
+    monkeypatch.setenv("LAWGRAPH_REVIEWS", "anywhere")
+    app = create_app(store_copy)
+    one, two = TestClient(app), TestClient(app)
+    url = "/divergences?a=fi-2007&b=sv-2007"
+    first = one.get(url)
+    assert "etag" not in first.headers and "no-store" in first.headers["cache-control"]
+    assert one.cookies.get("lawgraph_csrf") != two.get(url) and two.cookies.get("lawgraph_csrf")
+    assert one.cookies.get("lawgraph_csrf") != two.cookies.get("lawgraph_csrf")
+    fid = re.search(r'<tr id="f-([0-9a-f-]+)"', first.text).group(1)
+    token = one.cookies.get("lawgraph_csrf")
+    one.post("/divergences/review", data={"id": fid, "review_state": "fixed", "csrf": token})
+    again = one.get(url).text
+    row = again.split(f'<tr id="f-{fid}"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-state="fixed"' in row
+    assert "etag" not in one.get("/api/divergences?a=fi-2007&b=sv-2007").headers

@@ -161,7 +161,9 @@ def test_graph_page_rank_tables_path_and_exports(client):
     first = page.select_one("table.rank tbody tr a")
     assert first["href"] == "/doc/" + rank["most_cited"][0]["id"]
     exports = [a["href"] for a in page.select("ul.exports a")]
-    assert exports == [f"/api/graph/export?format={f}" for f in ("json", "graphml", "gexf", "csv")]
+    formats = ("json", "graphml", "gexf", "csv")
+    assert exports == [*(f"/api/graph/export?format={f}&doc=sv-2007" for f in formats),
+                       "/api/graph/export?format=gexf"]  # fmt: skip
     for href in exports[1:]:
         assert client.get(href).status_code == 200
     page = get(client, "/graph/sv-2007/27B1?a=27B1&b=12C")

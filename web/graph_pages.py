@@ -12,7 +12,7 @@ import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
+from api.deps import Con, graph_of
 from api.lookup import LookupError_, resolve_id
 from graph.build import citation_graph
 from graph.query import GraphQueryError, ego, path, rank, subtree_set
@@ -70,15 +70,26 @@ def _path(
 
 
 def _context(
-    request: Request, con: sqlite3.Connection, doc: str, a: str, b: str, either: bool
+    request: Request,
+    con: sqlite3.Connection,
+    doc: str,
+    a: str,
+    b: str,
+    either: bool,
+    types: str = "",
 ) -> dict:
-    g = request.app.state.graph
+    """What every graph page shows; the download links pass ``doc`` and edge ``types``."""
+    g = graph_of(request)
     return {
         "docs": store.documents(con),
         "current": store.document(con, doc),
         "rank": _rank(g, doc),
         "path": _path(con, g, doc, a, b, either) if a and b else None,
-        "exports": EXPORTS,
+        "exports": [
+            {"format": f, "url": query_url("/api/graph/export", format=f, doc=doc, types=types)}
+            for f in EXPORTS
+        ],
+        "export_all": query_url("/api/graph/export", format="gexf", types=types),
     }
 
 
@@ -125,7 +136,7 @@ def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
 @router.get("/graph", response_class=HTMLResponse)
 def graph_home(
     request: Request, con: Con, doc: Text = "", node: Text = "", depth: Depth = 1,
-    a: Text = "", b: Text = "", either: bool = False,
+    a: Text = "", b: Text = "", either: bool = False, types: Text = "",
 ) -> Response:  # fmt: skip
     """Rankings, path finder and exports of one document; ``node`` opens a neighbourhood."""
     docs = store.documents(con)
@@ -138,7 +149,7 @@ def graph_home(
         except LookupError_ as exc:
             raise HTTPException(404, str(exc)) from exc
         return RedirectResponse(query_url(f"/graph/{nid}", depth=depth), status_code=303)
-    ctx = _context(request, con, doc, a, b, either)
+    ctx = _context(request, con, doc, a, b, either, types)
     return render(
         request,
         "graph.html",
@@ -150,19 +161,19 @@ def graph_home(
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)
 def graph_node(
     request: Request, doc_id: str, label: str, con: Con, depth: Depth = 1,
-    a: Text = "", b: Text = "", either: bool = False,
+    a: Text = "", b: Text = "", either: bool = False, types: Text = "",
 ) -> Response:  # fmt: skip
     """The citation neighbourhood of a provision, drawn as SVG, ``depth`` hops out."""
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
     except LookupError_ as exc:
         raise HTTPException(404, str(exc)) from exc
-    g = request.app.state.graph
+    g = graph_of(request)
     try:
         hood = ego(g, nid, radius=depth)
     except GraphQueryError as exc:
         raise HTTPException(404, str(exc)) from exc
-    ctx = _context(request, con, doc_id, a or nid, b, either)
+    ctx = _context(request, con, doc_id, a or nid, b, either, types)
     found = ctx["path"]["path"] if ctx["path"] else []
     attrs = g.nodes[nid]
     name = book_label(nid, attrs["label"]) if attrs["law"] else attrs["title"]

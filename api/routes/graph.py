@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import StreamingResponse
 
-from graph.export import export_bytes, export_json
+from graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
 from graph.query import GraphQueryError, cites, diff, ego, path, rank
 
-from ..deps import Con
+from ..deps import Con, graph_of, snapshot
 from ..lookup import node_id_or_404
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
@@ -31,7 +32,7 @@ def _query(fn, *args, **kwargs):
 def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions this one cites (its sub-provisions' citations included)."""
     nid = node_id_or_404(con, node_id)
-    hits = _query(cites, request.app.state.graph, nid, depth=depth)
+    hits = _query(cites, graph_of(request), nid, depth=depth)
     return {"id": nid, "depth": depth, "reverse": False, "results": hits}
 
 
@@ -39,7 +40,7 @@ def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -
 def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions that cite this one (or one of its sub-provisions)."""
     nid = node_id_or_404(con, node_id)
-    hits = _query(cites, request.app.state.graph, nid, depth=depth, reverse=True)
+    hits = _query(cites, graph_of(request), nid, depth=depth, reverse=True)
     return {"id": nid, "depth": depth, "reverse": True, "results": hits}
 
 
@@ -48,7 +49,7 @@ def node_ego(
     node_id: str, request: Request, con: Con, radius: Annotated[int, Query(ge=1, le=3)] = 1
 ) -> dict:
     """The citation neighbourhood of a provision, both directions, as nodes and edges."""
-    return _query(ego, request.app.state.graph, node_id_or_404(con, node_id), radius=radius)
+    return _query(ego, graph_of(request), node_id_or_404(con, node_id), radius=radius)
 
 
 @router.get("/api/graph/path", response_model=GraphPath, responses=ERRORS)
@@ -59,7 +60,7 @@ def graph_path(
 ) -> dict:  # fmt: skip
     """Shortest citation path from provision ``a`` to provision ``b``."""
     ia, ib = node_id_or_404(con, a), node_id_or_404(con, b)
-    steps = _query(path, request.app.state.graph, ia, ib, either=either)
+    steps = _query(path, graph_of(request), ia, ib, either=either)
     return {"a": ia, "b": ib, "path": steps}
 
 
@@ -70,7 +71,7 @@ def graph_rank(
     top: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> dict:
     """Most-cited laws and PageRank of laws in one document."""
-    return _query(rank, request.app.state.graph, doc, top=top)
+    return _query(rank, graph_of(request), doc, top=top)
 
 
 @router.get("/api/graph/diff", response_model=GraphDiff, responses=ERRORS)
@@ -80,26 +81,39 @@ def graph_diff(
     b: Annotated[str, Query(max_length=40)],
 ) -> dict:
     """Citation edges one document has and the other lacks, over shared labels."""
-    return _query(diff, request.app.state.graph, a, b)
+    return _query(diff, graph_of(request), a, b)
 
 
-MEDIA = {"json": "application/json", "graphml": "application/xml", "gexf": "application/xml",
-         "csv": "text/csv"}  # fmt: skip
-
-
-@router.get("/api/graph/export", responses=ERRORS)
+@router.get("/api/graph/export", responses=ERRORS | {200: {
+    "description": "the graph file, streamed",
+    "content": {m: {} for m in MEDIA_TYPES.values()}}})  # fmt: skip
 def graph_export(
-    request: Request, con: Con, format: Annotated[str, Query(max_length=10)] = "json"
-) -> Response:
-    """The whole graph as JSON (export contract), GraphML, GEXF or a CSV edge list."""
-    if format not in MEDIA:
-        raise HTTPException(400, f"unknown format {format!r} (choose from {', '.join(MEDIA)})")
-    g = request.app.state.graph
-    if format == "json":
-        import json
+    request: Request,
+    format: Annotated[str, Query(max_length=10, description="json, graphml, gexf or csv")] = "json",
+    doc: Annotated[str | None, Query(max_length=200,
+                                     description="only these documents, comma-separated")] = None,
+    types: Annotated[str | None, Query(max_length=100, description=(
+        "only these edge types, comma-separated: contains, indexes, cites, aligned"))] = None,
+) -> StreamingResponse:  # fmt: skip
+    """The graph as JSON (export contract), GraphML, GEXF or a CSV edge list, streamed.
 
-        body = json.dumps(export_json(con, g), ensure_ascii=False).encode("utf-8")
-    else:
-        body = export_bytes(con, format, g)
-    headers = {"Content-Disposition": f'attachment; filename="lawgraph.{format}"'}
-    return Response(body, media_type=MEDIA[format], headers=headers)
+    ``doc`` keeps the nodes of those documents and the edges between them; ``types``
+    keeps those edge types. GEXF declares the edge type as the attribute ``edge_type``.
+    """
+    snap = snapshot(request)
+    if format not in MEDIA_TYPES:
+        raise HTTPException(400, f"unknown format {format!r} (choose from {', '.join(FORMATS)})")
+    with snap.connection() as con:
+        try:
+            sel = parse_selection(con, doc, types)
+        except ExportError as exc:
+            raise HTTPException(400, str(exc)) from exc
+
+    def chunks() -> Iterator[bytes]:
+        with snap.connection() as con:
+            for chunk in stream_export(con, format, sel):
+                yield chunk.encode("utf-8")
+
+    name = "-".join(["lawgraph", *sorted(sel.docs or ()), *sorted(sel.types or ())])
+    headers = {"Content-Disposition": f'attachment; filename="{name}.{format}"'}
+    return StreamingResponse(chunks(), media_type=MEDIA_TYPES[format], headers=headers)

@@ -1,7 +1,6 @@
 """JSON routes: search.
 
-Searches do not use the app's one shared connection: each thread that runs them has a
-read-only connection of its own (opened on first use, kept for the thread's life), so
+Each search takes a connection of the request's store snapshot for itself alone, so
 concurrent requests never share a connection. A plain search (about a millisecond) runs
 on the event-loop thread, which avoids a thread hand-off per request; an expanded search
 (glossary and alignment lookups, tens of milliseconds) runs on a worker thread so that it
@@ -10,9 +9,6 @@ does not hold up the others.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -20,14 +16,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ingest import store
 from ingest.search.query import MAX_LIMIT, SearchError, search
 
+from ..deps import snapshot
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["search"])
 ERRORS = {400: {"model": ErrorResponse}}
-_local = threading.local()
 
 
 class SeeAlso(BaseModel):
@@ -66,17 +61,6 @@ class SearchResult(BaseModel):
     took_ms: float
 
 
-def thread_connection(db: str) -> sqlite3.Connection:
-    """The calling thread's read-only connection to the store at ``db``."""
-    cons = getattr(_local, "cons", None)
-    if cons is None:
-        cons = _local.cons = {}
-    con = cons.get(db)
-    if con is None:
-        con = cons[db] = store.open_store(Path(db))
-    return con
-
-
 @router.get("/api/search", response_model=SearchResult, response_model_exclude_none=True,
             responses=ERRORS)  # fmt: skip
 async def search_route(
@@ -89,11 +73,12 @@ async def search_route(
     expand: Annotated[bool, Query(description="add translations and aligned provisions")] = False,
 ) -> JSONResponse:
     """Language-aware full-text search over every book, or a jump to a provision label."""
-    db = request.app.state.db
+    snap = snapshot(request)
 
     def run() -> dict:
-        return search(thread_connection(db), q, doc=doc or None, lang=lang or None,
-                      kind=kind or None, limit=limit, expand=expand)  # fmt: skip
+        with snap.connection() as con:
+            return search(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
+                          limit=limit, expand=expand)  # fmt: skip
 
     try:
         # A plain search takes about a millisecond: run it on the event loop. Expansion

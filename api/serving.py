@@ -1,0 +1,160 @@
+"""The store as served: one immutable snapshot at a time, switched whole when the file changes.
+
+A :class:`Snapshot` is everything derived from one store file: its id (the content hash
+recorded at ingest), the knowledge graph, and a pool of read-only immutable connections,
+each used by one request at a time. A :class:`StoreHolder` notices when the file at the
+store path was replaced (by ``lawgraph ingest``), loads and verifies the new store in the
+background while the old one keeps answering, and then switches every route at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from ingest import store
+
+log = logging.getLogger(__name__)
+IDLE_CONNECTIONS = 16
+
+
+class StoreChanged(Exception):
+    """The store file was replaced while a request still needed the old one."""
+
+
+def file_key(path: Path) -> tuple[int, int, int, int] | None:
+    """What identifies the file now at ``path`` (device, inode, size, mtime), or None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+@dataclass(eq=False)
+class Snapshot:
+    """One verified store and what is derived from it."""
+
+    path: Path
+    store_id: str
+    key: tuple[int, int, int, int] | None
+    graph: nx.MultiDiGraph
+    schema_version: int = store.SCHEMA_VERSION
+    _idle: queue.SimpleQueue = field(default_factory=queue.SimpleQueue, repr=False)
+
+    @classmethod
+    def load(cls, path: Path) -> Snapshot:
+        """Open, verify and load the store at ``path``.
+
+        Raises:
+            StoreError: if it is missing, of another version or damaged.
+        """
+        from graph.build import build_graph
+
+        key = file_key(path)
+        con = store.open_store(path, verify=True, immutable=True)
+        try:
+            store_id = store.meta(con, "content_hash") or ""
+            snap = cls(path, store_id, key, build_graph(con))
+        except BaseException:
+            con.close()
+            raise
+        snap._idle.put(con)
+        return snap
+
+    def _open(self) -> sqlite3.Connection:
+        con = store.open_store(self.path, immutable=True)
+        if store.meta(con, "content_hash") != self.store_id:
+            con.close()
+            raise StoreChanged(f"{self.path} was replaced; retry")
+        return con
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection to this store, for the caller alone until it exits.
+
+        Raises:
+            StoreChanged: if a new connection is needed but the file is another store now.
+        """
+        try:
+            con = self._idle.get_nowait()
+        except queue.Empty:
+            con = self._open()
+        try:
+            yield con
+        finally:
+            if self._idle.qsize() < IDLE_CONNECTIONS:
+                self._idle.put(con)
+            else:
+                con.close()
+
+
+class StoreHolder:
+    """The snapshot being served, replaced whole when the store file changes."""
+
+    def __init__(self, path: Path | str, check_interval: float = 0.25) -> None:
+        """Load the store at ``path`` (verified).
+
+        Raises:
+            StoreError: if it is missing, of another version or damaged.
+        """
+        self.path = Path(path)
+        self.check_interval = check_interval
+        self._snap = Snapshot.load(self.path)
+        self._checked = time.monotonic()
+        self._loading: tuple[int, int, int, int] | None = None
+        self._failed: tuple[int, int, int, int] | None = None
+        self.error: str | None = None
+        self._lock = threading.Lock()
+
+    def current(self) -> Snapshot:
+        """The snapshot to answer a request with (starts loading a new one if the file moved)."""
+        now = time.monotonic()
+        if now - self._checked >= self.check_interval:
+            self._checked = now
+            key = file_key(self.path)
+            stale = key is not None and key != self._snap.key
+            if stale and key not in (self._loading, self._failed):
+                self._start_loading(key)
+        return self._snap
+
+    def _start_loading(self, key: tuple[int, int, int, int]) -> None:
+        with self._lock:
+            if self._loading is not None:
+                return
+            self._loading = key
+        threading.Thread(target=self._load, args=(key,), daemon=True, name="store-load").start()
+
+    def _load(self, key: tuple[int, int, int, int]) -> None:
+        try:
+            snap = Snapshot.load(self.path)
+        except (store.StoreError, OSError, sqlite3.Error) as exc:
+            self._failed, self.error = key, str(exc)
+            log.error("new store refused, still serving %s: %s", self._snap.store_id[:12], exc)
+        else:
+            self._snap, self._failed, self.error = snap, None, None
+            log.warning("now serving store %s", snap.store_id[:12])
+        finally:
+            self._loading = None
+
+    def wait_for(self, store_id: str | None = None, timeout: float = 30.0) -> Snapshot:
+        """Check the file now and wait until its store (or ``store_id``) is served (for tests)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._checked = 0.0
+            snap = self.current()
+            settled = self._loading is None and (file_key(self.path) in (snap.key, self._failed))
+            if (snap.store_id == store_id) if store_id else settled:
+                return snap
+            time.sleep(0.05)
+        raise TimeoutError(f"store at {self.path} not switched within {timeout} s")
