@@ -140,7 +140,8 @@ def _etags(value: bytes) -> set[bytes]:
 def _relative(location: bytes) -> bytes:
     """A redirect target without scheme and host (the Host header is never echoed)."""
     parts = urlsplit(location.decode("latin-1"))
-    rel = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    rel = ((parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+           + (f"#{parts.fragment}" if parts.fragment else ""))  # fmt: skip
     if rel.startswith("//"):
         rel = "/" + rel.lstrip("/")
     return rel.encode("latin-1")
