@@ -17,6 +17,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ingest.nlp import fold, words
 
@@ -499,9 +500,8 @@ def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
     out: Counter = Counter()
     for m in _DIGITS.finditer(t):
         out[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
-    words = NUMBER_WORDS.get(lang, {})
-    if words:
-        table = [(v, re.compile(rf"(?:{p})")) for v, p in words.items()]
+    table = _number_words(lang)
+    if table:
         counted = COUNTED.get(lang, ())
         tokens = re.findall(r"\w+", t)
         for i, w in enumerate(tokens):
@@ -512,6 +512,11 @@ def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
                         out[str(value)] += 1
                     break
     return out
+
+
+@lru_cache(maxsize=16)
+def _number_words(lang: str) -> list[tuple[int, re.Pattern]]:
+    return [(v, re.compile(rf"(?:{p})")) for v, p in NUMBER_WORDS.get(lang, {}).items()]
 
 
 def strip_spans(text: str, spans: list[tuple[int, int]]) -> str:

@@ -126,6 +126,8 @@ class _Corpus:
     unmatched: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     #: (a, b) -> their one-to-one aligned sentences (a's, b's)
     beads: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    #: per-node results reused by every pair the node is in (numbers, words, lemmas)
+    memo: dict[tuple, object] = field(default_factory=dict)
     #: (node, other document) whose only alignment there is a flagged label match
     contradicted: set[tuple[str, str]] = field(default_factory=set)
     counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -275,9 +277,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
-        plain = strip_spans(c.nodes[m]["text"], spans)
-        side.numbers += numbers(lang, plain)
-        side.mentioned += numbers(lang, plain, counted_only=False)
+        counted, mentioned = _node_numbers(c, m, lang, spans)
+        side.numbers += counted
+        side.mentioned += mentioned
         for x in cites:
             label = c.labels.get(x["target"]) if x["target"] else None
             if label is None and x["reason"] == "no-text":
@@ -303,9 +305,10 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         side.concepts |= {k for k in c.concepts.get(m, ()) if _telling(c, k, doc, odoc)}
     near = _subtree(c, nid) + ([n["parent"]] if n["parent"] in c.nodes else [])
     side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
-    side.words = set(words(" ".join(c.nodes[m]["text"] for m in {*members, *near})))
+    around = {*members, *near}
+    side.words = set().union(*(_node_words(c, m) for m in around))
     side.terms = c.terms.get(lang, {})
-    side.lemmas = {lemma(lang, w) for w in side.words}
+    side.lemmas = set().union(*(_node_lemmas(c, m, lang) for m in around))
     side.unmatched = list(c.unmatched.get((nid, other_id), []))
     side.sentences = list(c.beads.get((nid, other_id), []))
     side.sentences += [(y, x) for x, y in c.beads.get((other_id, nid), [])]
@@ -325,9 +328,40 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     return side
 
 
+def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter, Counter]:
+    """The numbers a node's text states (counted ones, and every one it mentions), with
+    its citations blanked out; computed once per node."""
+    key = ("numbers", nid)
+    if key not in c.memo:
+        plain = strip_spans(c.nodes[nid]["text"], spans)
+        c.memo[key] = (numbers(lang, plain), numbers(lang, plain, counted_only=False))
+    return c.memo[key]  # type: ignore[return-value]
+
+
+def _node_words(c: _Corpus, nid: str) -> frozenset:
+    key = ("words", nid)
+    if key not in c.memo:
+        c.memo[key] = frozenset(words(c.nodes[nid]["text"]))
+    return c.memo[key]  # type: ignore[return-value]
+
+
+def _node_lemmas(c: _Corpus, nid: str, lang: str) -> frozenset:
+    key = ("lemmas", nid)
+    if key not in c.memo:
+        c.memo[key] = frozenset(lemma(lang, w) for w in _node_words(c, nid))
+    return c.memo[key]  # type: ignore[return-value]
+
+
 def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
     """Whether a concept's absence can mean something between two documents: it has
     terms in both languages and is not too common in either document."""
+    key = ("telling", concept, doc, other)
+    if key not in c.memo:
+        c.memo[key] = _telling_now(c, concept, doc, other)
+    return c.memo[key]  # type: ignore[return-value]
+
+
+def _telling_now(c: _Corpus, concept: str, doc: str, other: str) -> bool:
     langs = c.concept_langs.get(concept)
     if langs is not None and not {c.langs[doc], c.langs[other]} <= langs:
         return False

@@ -128,6 +128,8 @@ class PairSpace:
     """Lemma counts of each provision's subtree, per side (for :meth:`cover`)."""
     likely: tuple[dict, dict] = ({}, {})
     """Likely translations of each word, a's words to b's and the reverse."""
+    _reaches: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
+    _inverse: dict = field(default_factory=dict)
     _top: np.ndarray | None = None
     _top_rev: np.ndarray | None = None
 
@@ -185,7 +187,27 @@ class PairSpace:
         ca, cb = self.counts[0].get(a), self.counts[1].get(b)
         if not ca or not cb:
             return 0.0
-        return min(_covered_once(self.likely[0], ca, cb), _covered_once(self.likely[1], cb, ca))
+        return min(_covered_once(ca, self._reach(b, 0)), _covered_once(cb, self._reach(a, 1)))
+
+    def _reach(self, node: str, direction: int) -> dict[str, int]:
+        """For the words of the other side, how many tokens of ``node`` are among their
+        likely translations (direction 0: ``node`` of b, words of a; 1: the reverse);
+        computed once per provision."""
+        cache = self._reaches[direction]
+        if node not in cache:
+            if direction not in self._inverse:
+                inverse: dict[str, list[str]] = {}
+                for w, targets in self.likely[direction].items():
+                    for v in targets:
+                        inverse.setdefault(v, []).append(w)
+                self._inverse[direction] = inverse
+            inverse = self._inverse[direction]
+            out: dict[str, int] = {}
+            for v, n in self.counts[1 - direction][node].items():
+                for w in inverse.get(v, ()):
+                    out[w] = out.get(w, 0) + n
+            cache[node] = out
+        return cache[node]
 
     def length_z(self, a: str, b: str) -> float:
         """How unusual the length ratio of the pair is (robust z-score, Gale-Church idea)."""
@@ -240,12 +262,10 @@ def pair_space(
     return PairSpace(sa, sb, ab, ba, med, mad, fps, counts, likely)
 
 
-def _covered_once(likely: dict[str, frozenset], src: Counter, tgt: Counter) -> float:
-    """Share of the tokens of ``src`` matched one to one with a likely translation."""
-    hit = 0
-    for w, n in src.items():
-        reach = sum(tgt.get(v, 0) for v in likely.get(w, ()))
-        hit += min(n, reach)
+def _covered_once(src: Counter, reach: dict[str, int]) -> float:
+    """Share of the tokens of ``src`` matched one to one with a likely translation
+    (``reach``: per word, the tokens of the other side that translate it)."""
+    hit = sum(min(n, reach.get(w, 0)) for w, n in src.items())
     return hit / max(1, sum(src.values()))
 
 
