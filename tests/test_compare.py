@@ -70,7 +70,7 @@ def test_12C1_rows_and_divergences_fi_vs_sv(con):
     [structure] = [d for d in r["divergences"] if d["type"] == "structure"]
     extra = structure["evidence"]["fi-2007"]  # (f) too when no partner was found for it
     assert "12C1(e)" in extra and set(extra) <= {"12C1(e)", "12C1(f)"}
-    assert "length-ratio" in {d["type"] for d in by_fi["12C1(c)"]["divergences"]}
+    assert "rewritten" in {d["type"] for d in by_fi["12C1(c)"]["divergences"]}
     assert r["scores"][0]["a"] == "fi-2007/12C1" and r["scores"][0]["score"] > 0
 
 

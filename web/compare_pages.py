@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.deps import Con
 from ingest import reviews, store
+from ingest.align.checks import QUIET_TYPES
 
 from .features import feature
 from .passages import passages
@@ -24,9 +25,7 @@ from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 
-QUIET_TYPES = ("concept-missing",)
-"""Finding types the page leaves out unless asked (``type=all`` or the type itself): on
-the dev set they are right too rarely to be shown by default (see the README)."""
+
 Text = Annotated[str, Query(max_length=200)]
 SORTS = ("score", "label", "type", "severity", "weight")
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}

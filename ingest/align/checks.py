@@ -32,8 +32,12 @@ TYPE_FACTOR = {
     "concept-missing": 0.5,
     "sentence": 1.0,
     "modal": 1.5,
+    "rewritten": 1.0,
 }
 TYPES = tuple(TYPE_FACTOR)
+#: Finding types the report leaves out unless asked: on the dev set they are right too
+#: rarely to be shown by default (concept-missing 3 of 20 judged findings, modal 2 of 14).
+QUIET_TYPES = ("concept-missing", "modal")
 #: Robust z-score of the log length ratio from which a pair is flagged, by severity.
 LENGTH_Z = {"medium": 3.5, "high": 6.0}
 #: Shorter texts than this (characters, either side) are not length-checked.
@@ -102,6 +106,14 @@ NUMBER_WORDS: dict[str, dict[int, str]] = {
         13: "kolmteist|kolmeteistkümne",
     },  # fmt: skip
 }
+#: Zero and one, spelled out: never counted (one is an article in three of the languages),
+#: but a "0 poäng" on one side is not missing where the other says "μηδέν".
+SMALL_WORDS: dict[str, dict[int, str]] = {
+    "fi": {0: r"nolla\w*", 1: r"yksi|yhde\w*|yhtä|yhteen"},
+    "sv": {0: r"noll", 1: r"en|ett|ena|ende"},
+    "el": {0: r"μηδεν\w*", 1: r"ενα|ενασ|εναν|μια|μιασ|μιαν|μια|ενοσ|ενοσ"},
+    "et": {0: r"null", 1: r"üks|ühe"},
+}  # fmt: skip
 #: Nouns (folded prefixes) that make a spelled-out number mean something: a count of
 #: tricks, boards, cards, hands, points, IMPs, passes, calls, rounds, minutes or times. A
 #: number word is read with the next two words; without such a noun ("två par eller
@@ -177,6 +189,11 @@ class Side:
     #: sentences of this side that the sentence alignment of the pair left without a
     #: counterpart on the other side
     unmatched: list[str] = field(default_factory=list)
+    #: lemmas of each unmatched sentence, and each lemma's renderings in the other language
+    sentence_lemmas: dict[str, list[str]] = field(default_factory=dict)
+    word_renders: dict[str, set[str]] = field(default_factory=dict)
+    #: inverse document frequency of those lemmas in this side's book
+    rarity: dict[str, float] = field(default_factory=dict)
     #: one-to-one aligned sentences of the pair: (this side's, the other side's)
     sentences: list[tuple[str, str]] = field(default_factory=list)
     #: national markers: {"kind", "id", "text"}
@@ -296,8 +313,8 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     only_a = [k for k, other in a.children.items() if other is None or other not in b.children]
     only_b = [k for k, other in b.children.items() if other is None or other not in a.children]
     na, nb = len(a.children), len(b.children)
-    if not only_a and not only_b and na == nb:
-        return []
+    if na == nb and set(only_a) == set(only_b):
+        return []  # the same labels both sides: what differs is wording, not structure
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
     evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
     parts = [f"only {s.doc} has {', '.join(o)}" for s, o in ((a, only_a), (b, only_b)) if o]
@@ -395,12 +412,31 @@ SENTENCE_MIN_WORDS = 4
 such as "Lisäksi:" is not a missing sentence)."""
 
 
+SENTENCE_SAID = 0.5
+"""A sentence without a counterpart is not reported when this share of its words has a
+learned rendering somewhere in the other side's text (the sentence alignment missed it, or
+the other version says it in another sentence or a sub-item)."""
+
+
+def _said_elsewhere(s: Side, o: Side, sentence: str) -> bool:
+    """Whether most of a sentence (its words weighted by rarity, so "the Director rules"
+    counts little and "any doubtful point" much) has renderings in the other side."""
+    own = {w for w in s.sentence_lemmas.get(sentence, []) if len(w) > 3}
+    total = sum(s.rarity.get(w, 1.0) for w in own)
+    if not total:
+        return False
+    said = sum(s.rarity.get(w, 1.0) for w in own if s.word_renders.get(w, set()) & o.lemmas)
+    return said / total >= SENTENCE_SAID
+
+
 def check_sentences(a: Side, b: Side) -> list[dict]:
     """Sentences one side has and the other lacks (the sentence alignment of the pair put
-    them in a 1-0 or 0-1 bead): an omission or an addition."""
+    them in a 1-0 or 0-1 bead, and the other side has no rendering of most of their words
+    anywhere): an omission or an addition."""
     out = []
     for s, o in ((a, b), (b, a)):
-        lonely = [t for t in s.unmatched if len(words(t)) >= SENTENCE_MIN_WORDS]
+        lonely = [t for t in s.unmatched if len(words(t)) >= SENTENCE_MIN_WORDS
+                  and not _said_elsewhere(s, o, t)]  # fmt: skip
         for text in lonely:
             short = text if len(text) <= 140 else text[:137] + "…"
             out.append(finding("sentence", "medium", {s.doc: [text], o.doc: []},
@@ -500,7 +536,7 @@ def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
     out: Counter = Counter()
     for m in _DIGITS.finditer(t):
         out[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
-    table = _number_words(lang)
+    table = _number_words(lang, small=not counted_only)
     if table:
         counted = COUNTED.get(lang, ())
         tokens = re.findall(r"\w+", t)
@@ -515,8 +551,9 @@ def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
 
 
 @lru_cache(maxsize=16)
-def _number_words(lang: str) -> list[tuple[int, re.Pattern]]:
-    return [(v, re.compile(rf"(?:{p})")) for v, p in NUMBER_WORDS.get(lang, {}).items()]
+def _number_words(lang: str, small: bool = False) -> list[tuple[int, re.Pattern]]:
+    table = {**(SMALL_WORDS.get(lang, {}) if small else {}), **NUMBER_WORDS.get(lang, {})}
+    return [(v, re.compile(rf"(?:{p})")) for v, p in table.items()]
 
 
 def strip_spans(text: str, spans: list[tuple[int, int]]) -> str:

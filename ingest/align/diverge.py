@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import time
 from collections import Counter, defaultdict
@@ -126,6 +127,9 @@ class _Corpus:
     unmatched: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     #: (a, b) -> their one-to-one aligned sentences (a's, b's)
     beads: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    #: label twins the alignment calls ``partial`` (same subject, rewritten): reported as
+    #: one finding each; their details are not compared (they are different rules)
+    rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
     #: per-node results reused by every pair the node is in (numbers, words, lemmas)
     memo: dict[tuple, object] = field(default_factory=dict)
     #: (node, other document) whose only alignment there is a flagged label match
@@ -225,8 +229,11 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
                 continue
             if c.order[c.nodes[a]["doc"]] > c.order[c.nodes[b]["doc"]]:
                 a, b = b, a
-            if c.nodes[a]["doc"] != c.nodes[b]["doc"]:
-                pairs[(a, b)] = max(pairs.get((a, b), 0.0), float(score or 0.0))
+            if c.nodes[a]["doc"] == c.nodes[b]["doc"]:
+                continue
+            pairs[(a, b)] = max(pairs.get((a, b), 0.0), float(score or 0.0))
+            if relation == "partial":
+                c.rewritten[(a, b)] = float(score or 0.0)
     if not pairs:
         source = "labels"
         docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
@@ -241,7 +248,8 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
             best = c.counterpart.get(key)
             if best is None or pairs.get(_ordered(c, x, best), 0.0) < score:
                 c.counterpart[key] = y
-    return [(a, b, s) for (a, b), s in pairs.items()], source
+    checked = [(a, b, s) for (a, b), s in pairs.items() if (a, b) not in c.rewritten]
+    return checked, source
 
 
 def _ordered(c: _Corpus, x: str, y: str) -> tuple[str, str]:
@@ -310,10 +318,16 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     side.terms = c.terms.get(lang, {})
     side.lemmas = set().union(*(_node_lemmas(c, m, lang) for m in around))
     side.unmatched = list(c.unmatched.get((nid, other_id), []))
+    for sentence in side.unmatched:
+        side.sentence_lemmas[sentence] = [lemma(lang, w) for w in words(sentence)]
     side.sentences = list(c.beads.get((nid, other_id), []))
     side.sentences += [(y, x) for x, y in c.beads.get((other_id, nid), [])]
     table = c.renders.get((lang, c.langs[odoc]), {})
     same_language = lang == c.langs[odoc]
+    for ws in side.sentence_lemmas.values():
+        for w in ws:
+            side.word_renders[w] = set(table.get(w, ())) | ({w} if same_language else set())
+            side.rarity[w] = _rarity(c, doc, lang, w)
     for k in side.concepts:
         said = {lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())}
         side.renders[k] = {t for w in said for t in table.get(w, ())}
@@ -336,6 +350,19 @@ def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter
         plain = strip_spans(c.nodes[nid]["text"], spans)
         c.memo[key] = (numbers(lang, plain), numbers(lang, plain, counted_only=False))
     return c.memo[key]  # type: ignore[return-value]
+
+
+def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
+    """log(provisions of ``doc`` / provisions of ``doc`` whose text has the lemma)."""
+    key = ("df", doc)
+    if key not in c.memo:
+        df: Counter = Counter()
+        mine = [n for n, x in c.nodes.items() if x["doc"] == doc]
+        for n in mine:
+            df.update(_node_lemmas(c, n, lang))
+        c.memo[key] = (df, len(mine))
+    df, n = c.memo[key]  # type: ignore[misc]
+    return math.log((n + 1) / (df.get(word, 0) + 1))
 
 
 def _node_words(c: _Corpus, nid: str) -> frozenset:
@@ -399,6 +426,19 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     return out
 
 
+def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
+    da, db = c.nodes[a]["doc"], c.nodes[b]["doc"]
+    if c.editions[da] == c.editions[db]:
+        msg = (f"{a} and {b} carry the same label but do not say the same: the two "
+               f"translations differ in substance (alignment {score:.0%})")  # fmt: skip
+    else:
+        msg = (f"{a} and {b} carry the same label and subject, but the rule was rewritten "
+               f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
+               f"{score:.0%})")  # fmt: skip
+    return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)},
+                   msg)  # fmt: skip
+
+
 def _gap_finding(c: _Corpus, gap: dict) -> dict:
     nid, doc, other = gap["node"], gap["doc"], gap["other"]
     what = "national supplement" if gap["national"] else "provision"
@@ -427,6 +467,9 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     for sa, sb in sides:
         for f in run_checks(sa, sb, cal):
             rows.append((sa.id, sb.id, sa.doc, sb.doc, sa.label, f))
+    for (a, b), score in sorted(c.rewritten.items()):
+        rows.append((a, b, c.nodes[a]["doc"], c.nodes[b]["doc"], c.nodes[a]["label"],
+                     _rewritten_finding(c, a, b, score)))  # fmt: skip
     gaps = _gaps(c, pairs)
     for g in gaps:
         if g["kind"] != "law":

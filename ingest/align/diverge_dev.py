@@ -13,7 +13,8 @@ figures are dev-set figures, not held-out ones.
 
 * *Precision* of the findings the page shows by default (translation divergences for two
   translations of one edition, edition changes otherwise; national additions are listed
-  apart): among the judged findings the report still gives, the share judged real.
+  apart; the quiet types of :data:`.checks.QUIET_TYPES` only on request): among the judged
+  findings the report still gives, the share judged real.
 * *Recall* in the region: the share of the region's divergences that a shown finding
   touches (the same provision or one above or below it, on either side) with a type that
   can express it.
@@ -26,21 +27,21 @@ import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .checks import label_ancestry
+from .checks import QUIET_TYPES, label_ancestry
 
 DEV_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "diverge"
 
 COMPATIBLE = {
     "numbers": {"numbers"},
     "cited-targets": {"cited-targets"},
-    "omission": {"sentence", "structure", "length-ratio", "concept-missing"},
-    "addition": {"sentence", "structure", "length-ratio", "concept-missing"},
+    "omission": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten"},
+    "addition": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten"},
     "modal": {"modal"},
     "negation": set(),
     "structure": {"structure"},
     "national-addition": {"national-addition"},
     "meaning": {"numbers", "cited-targets", "sentence", "structure", "length-ratio",
-                "concept-missing", "modal"},
+                "concept-missing", "modal", "rewritten"},
 }  # fmt: skip
 """Which finding types can express a divergence type of the region file."""
 
@@ -64,8 +65,8 @@ def _shown(con: sqlite3.Connection) -> list[dict]:
         "SELECT id, family, a, b, doc_a, doc_b, type, message FROM divergences "
         "WHERE family != 'national'"
     ).fetchall()
-    return [dict(zip(("id", "family", "a", "b", "doc_a", "doc_b", "type", "message"), r,
-                     strict=True)) for r in rows]  # fmt: skip
+    keys = ("id", "family", "a", "b", "doc_a", "doc_b", "type", "message")
+    return [dict(zip(keys, r, strict=True)) for r in rows if r[6] not in QUIET_TYPES]
 
 
 def _ids(value) -> list[str]:
