@@ -11,6 +11,7 @@ import os
 import secrets
 from collections import Counter
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -179,12 +180,27 @@ def _review_allowed(request: Request) -> str | None:
         return None
     host = request.client.host if request.client else ""
     try:
-        if ipaddress.ip_address(host).is_loopback:
+        address = ipaddress.ip_address(host)
+        mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+        if address.is_loopback or (mapped is not None and mapped.is_loopback):
             return None
     except ValueError:
         pass
     return (f"reviews are written only from this machine (set {REVIEW_POLICY_ENV}=anywhere "
             f"to allow others)")  # fmt: skip
+
+
+def _same_origin(request: Request) -> bool:
+    """Whether a form post comes from a page of this server: browsers say so in
+    ``Sec-Fetch-Site`` and ``Origin`` (another port on localhost is the same site for the
+    cookie, but not the same origin)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is not None and origin != "null":
+        return urlsplit(origin).netloc == request.headers.get("host", "")
+    return True
 
 
 def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
@@ -198,7 +214,7 @@ def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
 def divergences_page(
     request: Request, con: Con, a: Text = "", b: Text = "", type: Text = "",
     severity: Text = "", sort: Text = "score", desc: bool = True, state: Text = "",
-    family: Text = "", page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    family: Text = "", page: Annotated[int, Query(ge=1, le=10_000)] = 1, focus: Text = "",
 ) -> Response:  # fmt: skip
     """Divergences between two documents, sortable and filterable, with a CSV download,
     and a review state per finding (confirmed, not an issue, fixed) that translators set
@@ -236,8 +252,10 @@ def divergences_page(
         total = len(rows)
         by_type = dict(sorted(Counter(r["type"] for r in rows).items()))
         pages = max(1, -(-total // PAGE_ROWS))
-        page = min(page, pages)
-        rows = _sorted(rows, sort, desc)[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+        rows = _sorted(rows, sort, desc)
+        where = next((i for i, r in enumerate(rows) if r["id"] == focus), None) if focus else None
+        page = where // PAGE_ROWS + 1 if where is not None else min(page, pages)
+        rows = rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         for r in rows:
             r["passages"] = passages(con, r)
         from ingest.align.diverge import TYPES, pair_report
@@ -279,7 +297,7 @@ def review_finding(
     id: Annotated[str, Form(max_length=40)],
     review_state: Annotated[str, Form(max_length=20)],
     csrf: Annotated[str, Form(max_length=100)],
-    note: Annotated[str, Form(max_length=reviews.NOTE_MAX)] = "",
+    note: Annotated[str, Form(max_length=4 * reviews.NOTE_MAX)] = "",
     back: Annotated[str, Form(max_length=2000)] = "/divergences",
 ) -> Response:  # fmt: skip
     """Record the review state of one finding and go back to the report (303).
@@ -290,7 +308,7 @@ def review_finding(
     if refused:
         raise HTTPException(403, refused)
     cookie = request.cookies.get(CSRF_COOKIE, "")
-    if not cookie or not hmac.compare_digest(cookie, csrf):
+    if not _same_origin(request) or not cookie or not hmac.compare_digest(cookie, csrf):
         raise HTTPException(403, "the form has expired or did not come from this site: "
                                  "reload the divergence page and try again")  # fmt: skip
     try:
@@ -298,6 +316,7 @@ def review_finding(
                        note, source="web")  # fmt: skip
     except reviews.ReviewError as exc:
         raise HTTPException(400, str(exc)) from exc
+    back = back.split("#", 1)[0]
     if not back.startswith("/divergences") or back.startswith("//"):
         back = "/divergences"
     return RedirectResponse(f"{back}#f-{id}", status_code=303)

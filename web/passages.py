@@ -64,10 +64,10 @@ def _spans(con, finding: dict, doc: str, node: str | None, lang: str, text: str)
             if i >= 0:
                 out.append((i, i + len(sentence)))
     elif kind == "modal":
-        patterns = MODAL.get(lang, {}).values()
-        for m in _WORD.finditer(text):
-            if any(re.fullmatch(p, fold(m.group())) for p in patterns):
-                out.append(m.span())
+        folded = fold(text)
+        if len(folded) == len(text) and text in mine:  # only the finding's own sentence
+            for p in MODAL.get(lang, {}).values():
+                out += [m.span() for m in re.finditer(rf"(?<!\w)(?:{p})(?![\w-])", folded)]
     elif kind == "concept-missing" and node:
         concepts = [k for k in mine if isinstance(k, str)]
         rows = con.execute(

@@ -66,7 +66,10 @@ class _DefaultGroup(click.Group):
     """A group whose first subcommand is the default: ``divergences A B`` lists."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not any(a in self.commands for a in args) and args[0] not in ("--help",):
+        named = next((a for a in args if a in self.commands), None)
+        if named is not None:  # options may come before the command: --db X review ID
+            args = [named, *(a for a in args if a is not named)]
+        elif args and args[0] not in ("--help",):
             args = ["list", *args]
         return super().parse_args(ctx, args)
 
@@ -142,13 +145,12 @@ def register(group: click.Group) -> None:
             click.echo(json.dumps(out, ensure_ascii=False, indent=1))
             return
         if as_csv:
-            from api.routes.compare import CSV_COLUMNS
+            from api.routes.compare import CSV_COLUMNS, csv_row
 
             w = csv.writer(sys.stdout)
             w.writerow(CSV_COLUMNS)
             for r in rows:
-                w.writerow([json.dumps(r[c], ensure_ascii=False) if c == "evidence" else r[c]
-                            for c in CSV_COLUMNS])  # fmt: skip
+                w.writerow(csv_row(r))
             return
         report = pair_report(con, doc_a, doc_b)
         total = sum(report["by_type"].values())

@@ -24,6 +24,18 @@ CSV_COLUMNS = ("id", "family", "a", "b", "doc_a", "doc_b", "label", "type", "sev
                "score", "message", "evidence", "review_state", "review_note")  # fmt: skip
 
 
+def csv_row(r: dict) -> list:
+    """One finding as CSV cells; text a spreadsheet would take for a formula (a note
+    starting with ``=``, ``+``, ``-`` or ``@``) is quoted with a leading apostrophe."""
+    out = []
+    for c in CSV_COLUMNS:
+        v = json.dumps(r[c], ensure_ascii=False) if c == "evidence" else r[c]
+        if isinstance(v, str) and v[:1] in ("=", "+", "-", "@"):
+            v = "'" + v
+        out.append(v)
+    return out
+
+
 class CompareRow(BaseModel):
     key: str
     depth: int
@@ -136,8 +148,7 @@ def divergences_route(
         w = csv.writer(buf)
         w.writerow(CSV_COLUMNS)
         for r in rows:
-            w.writerow([json.dumps(r[c], ensure_ascii=False) if c == "evidence" else r[c]
-                        for c in CSV_COLUMNS])  # fmt: skip
+            w.writerow(csv_row(r))
         name = "-".join(x for x in ("divergences", a, b) if x)
         headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
         return Response(buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8",

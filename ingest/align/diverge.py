@@ -528,15 +528,31 @@ def family_of(c: _Corpus, doc_a: str, doc_b: str, type_: str) -> str:
     return "translation" if c.editions[doc_a] == c.editions[doc_b] else "edition"
 
 
+VOLATILE = frozenset({"alignment", "ratio", "normal_ratio", "z", "chars", "count",
+                      "counterpart"})  # fmt: skip
+"""Evidence that depends on the whole corpus (the usual length ratio, an alignment score,
+a cited target's counterpart) and so is left out of a finding's id."""
+
+
+def _identity(evidence):
+    """What identifies a finding: its evidence without :data:`VOLATILE` parts."""
+    if isinstance(evidence, dict):
+        return {k: _identity(v) for k, v in evidence.items() if k not in VOLATILE}
+    if isinstance(evidence, list):
+        return [_identity(v) for v in evidence]
+    return evidence
+
+
 def finding_ids(rows: list[tuple]) -> list[str]:
     """A stable id per finding ``(a, b, doc_a, doc_b, finding)``: a hash of the two
-    provisions, the type and the evidence (not the message, whose wording may change), so
-    the same input gives the same ids and a review outlives a re-ingest. Two findings
+    provisions, the type and what the evidence says (not the message, whose wording may
+    change, nor figures that depend on the whole corpus), so the same input gives the same
+    ids, a review outlives a re-ingest, and an edit elsewhere in a book leaves it be. Two findings
     that would hash alike get ``-2``, ``-3`` in input order."""
     out, seen = [], Counter()
     for a, b, da, db, f in rows:
-        key = json.dumps([a, b, da, db, f["type"], f["evidence"]], ensure_ascii=False,
-                         sort_keys=True)  # fmt: skip
+        key = json.dumps([a, b, da, db, f["type"], _identity(f["evidence"])],
+                         ensure_ascii=False, sort_keys=True)  # fmt: skip
         fid = hashlib.sha256(key.encode()).hexdigest()[:12]
         seen[fid] += 1
         out.append(fid if seen[fid] == 1 else f"{fid}-{seen[fid]}")

@@ -441,22 +441,19 @@ class PairMatcher:
         parent, parent_b = self.corpus.provs[a].parent, self.corpus.provs[twin].parent
         if parent in self.corpus.provs and self.match.get(parent) != parent_b:
             return
-        d.b, d.relation, d.p, d.feats = twin, "same", max(p, calibration.EDITION_TWIN_P), f
+        d.b, d.relation, d.p = twin, "same", max(p, calibration.EDITION_TWIN_P)
         d.feats = {**f, "edition_rule": 1.0}
 
     def _rescue(self, a: str, d: Decision, cands: list[tuple[float, str]]) -> None:
         """When the structural choice is not shown, a candidate from the whole book that
         the model itself finds reliable is (2007 27C's content is 2017 27A2 while the
-        label twin 27C now says something else); never one another provision holds with
-        a higher probability."""
+        label twin 27C now says something else) and that no other provision holds: never
+        two equivalents for one provision."""
         for p, b in cands:
             if p < calibration.RESCUE:
                 return
-            if b == self.match.get(a):
-                continue
-            holder = self.taken.get(b)
-            if holder is not None and holder != a and self.prob(holder, b)[0] >= p:
-                continue
+            if b == self.match.get(a) or self.taken.get(b) not in (None, a):
+                continue  # never two equivalents for one provision
             d.b, d.p, d.feats = b, p, self.prob(a, b)[1]
             same_law = law_of(self.corpus.provs[a].label) == law_of(self.corpus.provs[b].label)
             twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
