@@ -264,8 +264,9 @@ def test_cli_options_may_come_before_the_review_command(store_copy):
 
 def test_a_provision_page_links_to_the_report_page_holding_its_finding(ingested, con):
     client = TestClient(create_app(ingested[0]))
-    rows = diverge.divergences(con, "el-2017", "sv-2007", family="edition",
-                               type="concept-missing")  # the link filters by type
+    rows = diverge.divergences(
+        con, "el-2017", "sv-2007", family="edition", type="concept-missing"
+    )  # the link filters by type
     assert len(rows) > 100, "needs a report longer than one page"
     f = rows[-1]
     node = f["a"] or f["b"]
