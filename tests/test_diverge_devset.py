@@ -12,7 +12,9 @@ def test_the_dev_set_is_there_and_read_from_the_books():
     judged, region = load()
     assert len(judged) >= 80 and len(region) >= 5
     assert {j["verdict"] for j in judged} == {"real", "noise"}
-    assert all(j.get("quote_a") or j.get("quote_b") for j in judged)
+    assert all(j.get("reason") for j in judged)
+    quoted = sum(1 for j in judged if j.get("quote_a") or j.get("quote_b"))
+    assert quoted >= 0.95 * len(judged)  # a structure finding may rest on labels alone
     assert all(d.get("what") and (d.get("quote_a") or d.get("quote_b")) for d in region)
 
 
