@@ -25,6 +25,7 @@ from pathlib import Path
 
 FORMAT = 1
 _TABLE: dict[str, dict[str, tuple[bool, str]]] = {}
+_NEW: dict[str, dict[str, tuple[bool, str]]] = {}
 _added = 0
 
 
@@ -39,6 +40,7 @@ def lookup(lang: str, form: str) -> tuple[bool, str]:
         known = simplemma.is_known(form, lang=lang)
         found = simplemma.lemmatize(form, lang=lang, greedy=not known)
         got = table[form] = (known, found)
+        _NEW.setdefault(lang, {})[form] = got
         _added += 1
     return got
 
@@ -47,7 +49,26 @@ def clear() -> None:
     """Forget every answer (the next :func:`lookup` asks simplemma)."""
     global _added
     _TABLE.clear()
+    _NEW.clear()
     _added = 0
+
+
+def take_new() -> dict[str, dict[str, tuple[bool, str]]]:
+    """The answers asked of simplemma since the last call (a worker hands them back)."""
+    new = {lang: dict(forms) for lang, forms in _NEW.items()}
+    _NEW.clear()
+    return new
+
+
+def merge(answers: dict[str, dict[str, tuple[bool, str]]]) -> None:
+    """Add answers another process asked of simplemma."""
+    global _added
+    for lang, forms in answers.items():
+        table = _TABLE.setdefault(lang, {})
+        for form, got in forms.items():
+            if form not in table:
+                table[form] = got
+                _added += 1
 
 
 def size() -> int:

@@ -205,6 +205,7 @@ def ingest_corpus(
     progress: Callable[[Document, str], None] | None = None,
     stage_progress: Callable[[str], None] | None = None,
     lemma_cache: bool = True,
+    workers: int | None = None,
 ) -> IngestReport:
     """Parse every document of the manifest and write the store atomically.
 
@@ -217,6 +218,8 @@ def ingest_corpus(
         lemma_cache: read and write the form -> lemma table beside the store
             (:mod:`ingest.lemma_table`); without it every dictionary answer held in
             this process is forgotten first and asked of simplemma again.
+        workers: processes that parse and cite the books (default: as the alignment
+            decides, :func:`ingest.align.default_workers`; 1 where forking is unsafe).
 
     Raises:
         CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
@@ -238,31 +241,9 @@ def ingest_corpus(
     timings["lemma table"] = time.perf_counter() - t
     t_docs = time.perf_counter()
     reports, rows = [], []
-    for doc, raw in sources:
-        t = time.perf_counter()
-        if progress:
-            progress(doc, "parse")
-        try:
-            result = parse_document(raw, doc)
-        except Exception as exc:  # a parser bug must name the book, not dump a traceback
-            raise CorpusError(
-                f"{doc.id}: the {doc.family} parser failed on {doc.source}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
-        if progress:
-            progress(doc, "check")
-        stats, missing = document_stats(result.nodes, result.index_labels)
-        if progress:
-            progress(doc, "cite")
-        cites = cite_document(doc, result.nodes)
-        stats["citations"] = citation_stats(cites)
-        warns = list(result.warnings) + leak_warnings(doc, result.nodes)
-        stats["warnings"] = len(warns)
-        stats["seconds"] = round(time.perf_counter() - t, 3)
+    for doc, (stats, nodes, warns, cites, missing) in _parse_all(sources, workers, progress):
         reports.append(DocumentReport(doc, stats, warns, missing))
-        rows.append((doc, stats, result.nodes, warns, cites))
-        if progress:
-            progress(doc, "done")
+        rows.append((doc, stats, nodes, warns, cites))
     timings["parse and cite"] = time.perf_counter() - t_docs
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
@@ -282,3 +263,59 @@ def ingest_corpus(
     report = IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
     report.timings = timings
     return report
+
+
+def _parse_one(doc: Document, raw: str) -> tuple:
+    """Parse, check and cite one book: (stats, nodes, warnings, citations, missing labels)."""
+    t = time.perf_counter()
+    try:
+        result = parse_document(raw, doc)
+    except Exception as exc:  # a parser bug must name the book, not dump a traceback
+        raise CorpusError(
+            f"{doc.id}: the {doc.family} parser failed on {doc.source}: {type(exc).__name__}: {exc}"
+        ) from exc
+    stats, missing = document_stats(result.nodes, result.index_labels)
+    cites = cite_document(doc, result.nodes)
+    stats["citations"] = citation_stats(cites)
+    warns = list(result.warnings) + leak_warnings(doc, result.nodes)
+    stats["warnings"] = len(warns)
+    stats["seconds"] = round(time.perf_counter() - t, 3)
+    return stats, result.nodes, warns, cites, missing
+
+
+def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
+    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for."""
+    lemma_table.take_new()
+    return _parse_one(doc, raw), lemma_table.take_new()
+
+
+def _parse_all(
+    sources: list[tuple[Document, str]],
+    workers: int | None,
+    progress: Callable[[Document, str], None] | None,
+) -> list[tuple[Document, tuple]]:
+    """Every book parsed and cited, in manifest order, in forked workers when allowed."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .align import default_workers
+
+    jobs = min(default_workers() if workers is None else workers, len(sources))
+    for doc, _ in sources:
+        if progress:
+            progress(doc, "parse")
+    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+        done = [(doc, _parse_one(doc, raw)) for doc, raw in sources]
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+            futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
+            done = []
+            for (doc, _), future in zip(sources, futures, strict=True):
+                result, answers = future.result()
+                lemma_table.merge(answers)
+                done.append((doc, result))
+    for doc, _ in done:
+        if progress:
+            for step in ("check", "cite", "done"):
+                progress(doc, step)
+    return done

@@ -1,4 +1,4 @@
-"""The form -> lemma table gives simplemma's answers, and a store built from it is the same."""
+"""The form -> lemma table gives simplemma's answers; the store is the same with it and a pool."""
 
 import json
 import shutil
@@ -101,14 +101,16 @@ def _tables(path) -> dict[str, list]:
         con.close()
 
 
-def test_store_is_the_same_with_and_without_the_table(ingested, tmp_path, fresh_caches):
-    plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False)
+def test_store_is_the_same_with_and_without_the_table_and_the_pool(
+    ingested, tmp_path, fresh_caches
+):
+    plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
     cached_db = tmp_path / "cached" / "s.db"
     cached_db.parent.mkdir()
     shutil.copy(lemma_table.cache_path(ingested[0]), lemma_table.cache_path(cached_db))
     clear_lemma_caches()
-    cached = ingest_corpus(cached_db)
+    cached = ingest_corpus(cached_db, workers=2)
     assert lemma_table.size() > 10_000
     a, b = _tables(plain.db), _tables(cached.db)
     assert a.keys() == b.keys()
