@@ -79,16 +79,33 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
         if stage == "done":
             bar.close()
 
+    from ingest.pipeline import corpus_stages
+
+    stage_names = [name for name, _ in corpus_stages()]
+    stage_bar: list[tqdm] = []
+
+    def stage_progress(name):
+        if not stage_bar:
+            stage_bar.append(tqdm(total=len(stage_names), desc="corpus   ", unit="stage",
+                                  file=sys.stderr, leave=True, ncols=70))  # fmt: skip
+        bar = stage_bar[0]
+        bar.update(stage_names.index(name) - bar.n)
+        bar.set_postfix_str(name)
+
     path = store.resolve_db(db)
     # SIGTERM unwinds like Ctrl-C, so the half-written temp store is removed
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         report = ingest_corpus(
-            path, corpus_dir, force=force, progress=progress,
-            stage_progress=lambda name: click.echo(f"corpus stage: {name}", err=True),
-        )  # fmt: skip
+            path, corpus_dir, force=force, progress=progress, stage_progress=stage_progress
+        )
     except CorpusError as exc:
         raise click.ClickException(str(exc)) from exc
+    finally:
+        for bar in stage_bar:
+            bar.update(bar.total - bar.n)
+            bar.set_postfix_str("done")
+            bar.close()
     if report.skipped:
         click.echo(f"{path}: input unchanged, store is up to date ({report.seconds:.2f} s)")
         return
@@ -101,6 +118,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
             flat = {k: v for k, v in stats.items() if not isinstance(v, dict | list)}
             shown = ", ".join(f"{k} {v}" for k, v in flat.items())
             click.echo(f"{name}: {shown}")
+    click.echo(f"stage times: {report.timing_summary()}")
     total = sum(len(r.warnings) for r in report.documents)
     click.echo(f"wrote {path} in {report.seconds:.2f} s ({total} warnings)")
     if show_warnings:

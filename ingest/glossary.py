@@ -336,12 +336,11 @@ def word_keys(lang: str, word: str) -> tuple[bool, str, str]:
     ``pelinviejä`` -> ``peli``): then the word's lowercase form stands for itself.
     Ingest time only (simplemma).
     """
-    import simplemma
-
+    from .lemma_table import lookup
     from .nlp import fold, lemma, stem
 
     low = unicodedata.normalize("NFC", word).lower()
-    known = simplemma.is_known(low, lang=lang)
+    known = lookup(lang, low)[0]
     lem, st = lemma(lang, word), stem(lang, low)
     if not known and len(lem) < len(st):
         lem = "~" + fold(low)

@@ -10,8 +10,9 @@ glossary tagger, the alignment and the search index all agree:
   (Greek ``παρ.``, Estonian ``nt.``, Finnish ``ks.`` …), a sentencizer that knows the
   Greek question mark ``;`` and a ``lawgraph_lemmas`` component that fills
   ``token.lemma_`` with folded lemmas.
-* :func:`lemma` uses simplemma's dictionaries (ingest time only: they are large) and
-  falls back to :func:`stem` (Snowball through PyStemmer, small and fast) for words
+* :func:`lemma` uses simplemma's dictionaries (ingest time only: they are large; every
+  answer is kept in the corpus's form table, :mod:`ingest.lemma_table`) and falls back
+  to :func:`stem` (Snowball through PyStemmer, small and fast) for words
   the dictionary does not know.
 """
 
@@ -25,6 +26,8 @@ import spacy
 from spacy.language import Language
 from spacy.symbols import ORTH
 from spacy.tokens import Doc
+
+from . import lemma_table
 
 LANGS = ("fi", "sv", "el", "et")
 STEMMER_NAMES = {"fi": "finnish", "sv": "swedish", "el": "greek", "et": "estonian"}
@@ -91,19 +94,22 @@ def stem(lang: str, word: str) -> str:
 def lemma(lang: str, word: str) -> str:
     """Return the folded dictionary lemma of ``word``, or its stem if it is unknown.
 
-    Uses simplemma (loads a large dictionary on first use: ingest time only).
+    Uses simplemma through the corpus's form table (:mod:`ingest.lemma_table`), which
+    loads a large dictionary only for a form it has not seen: ingest time only.
     """
-    import simplemma
-
     low = unicodedata.normalize("NFC", word).lower()
     if lang not in STEMMER_NAMES or not any(ch.isalpha() for ch in low):
         return fold(low)
-    if simplemma.is_known(low, lang=lang):
-        return fold(simplemma.lemmatize(low, lang=lang))
-    found = simplemma.lemmatize(low, lang=lang, greedy=True)
-    if found != low:
+    known, found = lemma_table.lookup(lang, low)
+    if known or found != low:
         return fold(found)
     return stem(lang, low)
+
+
+def clear_caches() -> None:
+    """Forget every remembered lemma (the form table and the per-word caches)."""
+    lemma_table.clear()
+    lemma.cache_clear()
 
 
 @Language.factory("lawgraph_lemmas", default_config={})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import time
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import lemma_table
 from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
@@ -91,30 +93,60 @@ class IngestReport:
     documents: list[DocumentReport]
     seconds: float
     stages: dict[str, dict] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def timing_summary(self) -> str:
+        """One line: every stage's name and its time."""
+        return ", ".join(f"{name} {secs:.2f} s" for name, secs in self.timings.items())
 
 
-def _named(name: str, stage: Stage) -> Stage:
-    """Wrap a stage so that a failure names the stage instead of dumping a traceback."""
+def clear_lemma_caches() -> None:
+    """Forget every remembered dictionary answer, so the next lookups ask simplemma."""
+    from .glossary import word_keys
+    from .nlp import clear_caches
+    from .parse.et_lexicon import lang_known
+
+    clear_caches()
+    word_keys.cache_clear()
+    lang_known.cache_clear()
+
+
+def _named(name: str, stage: Stage, timings: dict[str, float] | None = None) -> Stage:
+    """Wrap a stage so that a failure names the stage instead of dumping a traceback.
+
+    If ``timings`` is given, the stage's time goes there under its name.
+    """
 
     def run(con):
+        t = time.perf_counter()
         try:
             return stage(con)
         except CorpusError:
             raise
         except Exception as exc:
             raise CorpusError(f"the {name} stage failed: {type(exc).__name__}: {exc}") from exc
+        finally:
+            if timings is not None:
+                timings[name] = time.perf_counter() - t
 
     return run
 
 
-def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
-    """Hash the manifest, curated data, every source and the ingestion code."""
-    h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
+def corpus_hash(corpus_dir: Path, docs: list[Document]) -> str:
+    """Hash the manifest, curated data and every source (not the code)."""
+    h = hashlib.sha256()
     for data in sorted(Path(corpus_dir).glob("*.toml")):  # manifest and curated data
         h.update(data.name.encode())
         h.update(data.read_bytes())
     for doc in docs:
         h.update(f"{doc.id}:{doc.sha256}\n".encode())
+    return h.hexdigest()
+
+
+def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
+    """Hash the manifest, curated data, every source and the ingestion code."""
+    h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
+    h.update(corpus_hash(corpus_dir, docs).encode())
     for path in sorted(_CODE_DIR.rglob("*.py")):
         h.update(path.relative_to(_CODE_DIR).as_posix().encode())
         h.update(path.read_bytes())
@@ -172,6 +204,8 @@ def ingest_corpus(
     force: bool = False,
     progress: Callable[[Document, str], None] | None = None,
     stage_progress: Callable[[str], None] | None = None,
+    lemma_cache: bool = True,
+    workers: int | None = None,
 ) -> IngestReport:
     """Parse every document of the manifest and write the store atomically.
 
@@ -181,6 +215,11 @@ def ingest_corpus(
         force: rebuild even when the input hash matches the existing store.
         progress: called with (document, stage) as work proceeds.
         stage_progress: called with the name of each corpus-wide stage as it starts.
+        lemma_cache: read and write the form -> lemma table beside the store
+            (:mod:`ingest.lemma_table`); without it every dictionary answer held in
+            this process is forgotten first and asked of simplemma again.
+        workers: processes that parse and cite the books (default: as the alignment
+            decides, :func:`ingest.align.default_workers`; 1 where forking is unsafe).
 
     Raises:
         CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
@@ -192,34 +231,91 @@ def ingest_corpus(
     digest = input_hash(corpus_dir, docs)
     if not force and stored_input_hash(db) == digest:
         return IngestReport(Path(db), True, [], time.perf_counter() - t0)
+    timings: dict[str, float] = {"read": time.perf_counter() - t0}
+    t = time.perf_counter()
+    table_key = lemma_table.cache_key(corpus_hash(corpus_dir, docs))
+    if lemma_cache:
+        lemma_table.load(lemma_table.cache_path(db), table_key)
+    else:
+        clear_lemma_caches()
+    timings["lemma table"] = time.perf_counter() - t
+    t_docs = time.perf_counter()
     reports, rows = [], []
-    for doc, raw in sources:
-        t = time.perf_counter()
-        if progress:
-            progress(doc, "parse")
-        try:
-            result = parse_document(raw, doc)
-        except Exception as exc:  # a parser bug must name the book, not dump a traceback
-            raise CorpusError(
-                f"{doc.id}: the {doc.family} parser failed on {doc.source}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
-        if progress:
-            progress(doc, "check")
-        stats, missing = document_stats(result.nodes, result.index_labels)
-        if progress:
-            progress(doc, "cite")
-        cites = cite_document(doc, result.nodes)
-        stats["citations"] = citation_stats(cites)
-        warns = list(result.warnings) + leak_warnings(doc, result.nodes)
-        stats["warnings"] = len(warns)
-        stats["seconds"] = round(time.perf_counter() - t, 3)
+    for doc, (stats, nodes, warns, cites, missing) in _parse_all(sources, workers, progress):
         reports.append(DocumentReport(doc, stats, warns, missing))
-        rows.append((doc, stats, result.nodes, warns, cites))
-        if progress:
-            progress(doc, "done")
+        rows.append((doc, stats, nodes, warns, cites))
+    timings["parse and cite"] = time.perf_counter() - t_docs
+    t = time.perf_counter()
+    stage_times: dict[str, float] = {}
     stages = write_store(
-        Path(db), rows, digest, [(n, _named(n, f)) for n, f in corpus_stages()], stage_progress,
+        Path(db), rows, digest,
+        [(n, _named(n, f, stage_times)) for n, f in corpus_stages()], stage_progress,
         extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
     )  # fmt: skip
-    return IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
+    timings["write"] = time.perf_counter() - t - sum(stage_times.values())
+    timings.update(stage_times)
+    if lemma_cache:
+        t = time.perf_counter()
+        # the table only saves time: a store without it is still complete
+        with contextlib.suppress(OSError):
+            lemma_table.save(lemma_table.cache_path(db), table_key)
+        timings["lemma table save"] = time.perf_counter() - t
+    report = IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
+    report.timings = timings
+    return report
+
+
+def _parse_one(doc: Document, raw: str) -> tuple:
+    """Parse, check and cite one book: (stats, nodes, warnings, citations, missing labels)."""
+    t = time.perf_counter()
+    try:
+        result = parse_document(raw, doc)
+    except Exception as exc:  # a parser bug must name the book, not dump a traceback
+        raise CorpusError(
+            f"{doc.id}: the {doc.family} parser failed on {doc.source}: {type(exc).__name__}: {exc}"
+        ) from exc
+    stats, missing = document_stats(result.nodes, result.index_labels)
+    cites = cite_document(doc, result.nodes)
+    stats["citations"] = citation_stats(cites)
+    warns = list(result.warnings) + leak_warnings(doc, result.nodes)
+    stats["warnings"] = len(warns)
+    stats["seconds"] = round(time.perf_counter() - t, 3)
+    return stats, result.nodes, warns, cites, missing
+
+
+def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
+    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for."""
+    lemma_table.take_new()
+    return _parse_one(doc, raw), lemma_table.take_new()
+
+
+def _parse_all(
+    sources: list[tuple[Document, str]],
+    workers: int | None,
+    progress: Callable[[Document, str], None] | None,
+) -> list[tuple[Document, tuple]]:
+    """Every book parsed and cited, in manifest order, in forked workers when allowed."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .align import default_workers
+
+    jobs = min(default_workers() if workers is None else workers, len(sources))
+    for doc, _ in sources:
+        if progress:
+            progress(doc, "parse")
+    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+        done = [(doc, _parse_one(doc, raw)) for doc, raw in sources]
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+            futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
+            done = []
+            for (doc, _), future in zip(sources, futures, strict=True):
+                result, answers = future.result()
+                lemma_table.merge(answers)
+                done.append((doc, result))
+    for doc, _ in done:
+        if progress:
+            for step in ("check", "cite", "done"):
+                progress(doc, step)
+    return done

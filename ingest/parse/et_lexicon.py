@@ -45,7 +45,9 @@ def lang_known(word: str) -> bool:
     """True when simplemma knows the lower-case ``word`` as Estonian."""
     if simplemma is None or not word:
         return False
-    return simplemma.is_known(word, lang="et")
+    from ..lemma_table import lookup
+
+    return lookup("et", word)[0]
 
 
 # -- letter spacing ----------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""The form -> lemma table gives simplemma's answers; the store is the same with it and a pool."""
+
+import json
+import shutil
+import sqlite3
+import unicodedata
+
+import pytest
+import simplemma
+
+from ingest import lemma_table, nlp
+from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
+from ingest.pipeline import clear_lemma_caches, ingest_corpus
+
+
+def _simplemma_lemma(lang: str, word: str) -> str:
+    """:func:`ingest.nlp.lemma` as it was before the table: simplemma asked directly."""
+    low = unicodedata.normalize("NFC", word).lower()
+    if not any(ch.isalpha() for ch in low):
+        return nlp.fold(low)
+    if simplemma.is_known(low, lang=lang):
+        return nlp.fold(simplemma.lemmatize(low, lang=lang))
+    found = simplemma.lemmatize(low, lang=lang, greedy=True)
+    if found != low:
+        return nlp.fold(found)
+    return nlp.stem(lang, low)
+
+
+def _corpus_forms(limit: int = 4000) -> dict[str, list[str]]:
+    forms: dict[str, dict[str, None]] = {}
+    for doc in load_manifest(DEFAULT_CORPUS):
+        _, raw = read_source(doc, DEFAULT_CORPUS)
+        seen = forms.setdefault(doc.language, {})
+        for w in nlp._WORD.findall(raw):
+            if len(seen) >= limit:
+                break
+            seen.setdefault(w, None)
+    return {lang: list(words) for lang, words in forms.items()}
+
+
+@pytest.fixture
+def fresh_caches():
+    clear_lemma_caches()
+    yield
+    clear_lemma_caches()
+
+
+def test_lemmas_from_a_saved_table_equal_simplemma(tmp_path, fresh_caches, monkeypatch):
+    forms = _corpus_forms()
+    expected = {lang: [_simplemma_lemma(lang, w) for w in words] for lang, words in forms.items()}
+    for lang, words in forms.items():
+        assert [nlp.lemma(lang, w) for w in words] == expected[lang]
+    path, key = tmp_path / "t.lemmas.json", lemma_table.cache_key("corpus")
+    assert lemma_table.save(path, key)
+    clear_lemma_caches()
+    assert lemma_table.load(path, key) > sum(len(w) for w in forms.values()) // 2
+    monkeypatch.setattr(simplemma, "is_known", _refuse)  # every answer must come from the file
+    monkeypatch.setattr(simplemma, "lemmatize", _refuse)
+    for lang, words in forms.items():
+        assert [nlp.lemma(lang, w) for w in words] == expected[lang]
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError(f"simplemma asked for {args!r}")
+
+
+def test_a_stale_or_damaged_table_is_ignored(tmp_path, fresh_caches):
+    path = tmp_path / "t.lemmas.json"
+    nlp.lemma("sv", "spelledaren")
+    lemma_table.save(path, lemma_table.cache_key("one corpus"))
+    clear_lemma_caches()
+    assert lemma_table.load(path, lemma_table.cache_key("another corpus")) == 0
+    assert lemma_table.load(path, lemma_table.cache_key("one corpus")) == 1
+    path.write_text('{"key": "x", "forms": [', encoding="utf-8")
+    assert lemma_table.load(path, "x") == 0
+    path.write_text(json.dumps({"key": "x", "forms": {"sv": {"a": 3}}}), encoding="utf-8")
+    assert lemma_table.load(path, "x") == 0
+    assert lemma_table.load(tmp_path / "missing.json", "x") == 0
+
+
+def _untimed(cell):
+    """A statistics cell without its ``seconds``: the one thing that may differ."""
+    if isinstance(cell, str) and cell.startswith("{"):
+        data = json.loads(cell)
+        data.pop("seconds", None)
+        return repr(sorted(data.items()))
+    return cell
+
+
+def _tables(path) -> dict[str, list]:
+    con = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {
+            n: sorted(
+                repr(tuple(map(_untimed, row))) for row in con.execute(f'SELECT * FROM "{n}"')
+            )
+            for n in names
+        }
+    finally:
+        con.close()
+
+
+def test_store_is_the_same_with_and_without_the_table_and_the_pool(
+    ingested, tmp_path, fresh_caches
+):
+    plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
+    assert not (tmp_path / "plain" / "s.lemmas.json").exists()
+    cached_db = tmp_path / "cached" / "s.db"
+    cached_db.parent.mkdir()
+    shutil.copy(lemma_table.cache_path(ingested[0]), lemma_table.cache_path(cached_db))
+    clear_lemma_caches()
+    cached = ingest_corpus(cached_db, workers=2)
+    assert lemma_table.size() > 10_000
+    a, b = _tables(plain.db), _tables(cached.db)
+    assert a.keys() == b.keys()
+    for name in a:
+        assert a[name] == b[name], name
