@@ -317,7 +317,8 @@ def check_structure(a: Side, b: Side) -> list[dict]:
         return []  # the same labels both sides: what differs is wording, not structure
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
     evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
-    parts = [f"only {s.doc} has {', '.join(o)}" for s, o in ((a, only_a), (b, only_b)) if o]
+    parts = [f"{s.doc} {', '.join(o)} {'has' if len(o) == 1 else 'have'} no counterpart in "
+             f"{t.doc}" for s, t, o in ((a, b, only_a), (b, a, only_b)) if o]  # fmt: skip
     msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
     return [finding("structure", severity, evidence, msg)]
 
