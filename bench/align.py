@@ -15,16 +15,14 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from benchstore import bench_store
 from scipy.optimize import minimize
 
 from ingest.align import calibration
 from ingest.align.evaluate import evaluate_pairs, evaluate_topics, judge, load_devset
-from ingest.pipeline import ingest_corpus
 
 
 def out(line: str = "") -> None:
@@ -160,13 +158,7 @@ def main() -> None:
     ap.add_argument("--mistakes", action="store_true")
     args = ap.parse_args()
     pairs, topics = load_devset()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db
-        if db is None:
-            db = Path(tmp) / "lawgraph.db"
-            t = time.perf_counter()
-            ingest_corpus(db)
-            out(f"ingested in {time.perf_counter() - t:.1f} s")
+    with bench_store(args.db, out) as db:
         con = sqlite3.connect(db)
         con.row_factory = sqlite3.Row
         if args.fit:

@@ -14,12 +14,11 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-import tempfile
-import time
 from pathlib import Path
 
+from benchstore import bench_store
+
 from ingest.align.diverge_dev import evaluate, load
-from ingest.pipeline import ingest_corpus
 
 
 def out(line: str = "") -> None:
@@ -56,13 +55,7 @@ def main() -> None:
     ap.add_argument("--db", type=Path)
     ap.add_argument("--misses", action="store_true")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db
-        if db is None:
-            db = Path(tmp) / "lawgraph.db"
-            t = time.perf_counter()
-            ingest_corpus(db)
-            out(f"ingested in {time.perf_counter() - t:.1f} s")
+    with bench_store(args.db, out) as db:
         con = sqlite3.connect(db)
         report(con, args.misses)
 
