@@ -520,7 +520,8 @@ CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 
 def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
     """Return the numbers a text states: digits, percentages and number words that count
-    something (:data:`COUNTED`).
+    something (:data:`COUNTED`); with ``counted_only`` False, every number it mentions
+    (:func:`number_mentions`).
 
     Label-like tokens (``86A``, ``C1b``), ``§`` references, page prefixes and
     law-reference numbers are ignored. Percentages are kept as ``"40%"``.
@@ -528,33 +529,41 @@ def numbers(lang: str, text: str, counted_only: bool = True) -> Counter:
     >>> sorted(numbers("fi", "enintään 40 % ja kolme passia (ks. 12C1)").elements())
     ['3', '40%']
     """
+    counted, mentioned = number_mentions(lang, text)
+    return counted if counted_only else mentioned
+
+
+def number_mentions(lang: str, text: str) -> tuple[Counter, Counter]:
+    """``(stated, mentioned)`` in one reading of the text: the numbers :func:`numbers`
+    counts, and every number mentioned (number words without their noun, and zero and
+    one spelled out, included)."""
     t = fold(text)
     for pattern in NUMBER_NOISE["*"] + NUMBER_NOISE.get(lang, ()):
         t = re.sub(pattern, " ", t)
     pct = PERCENT_WORDS.get(lang)
     if pct:
         t = re.sub(r"(\d)\s*(?:" + pct + r")\b", r"\1%", t)
-    out: Counter = Counter()
+    stated: Counter = Counter()
     for m in _DIGITS.finditer(t):
-        out[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
-    table = _number_words(lang, small=not counted_only)
-    if table:
-        counted = COUNTED.get(lang, ())
-        tokens = re.findall(r"\w+", t)
-        for i, w in enumerate(tokens):
-            for value, rx in table:
-                if rx.fullmatch(w):
-                    if not counted_only or any(x.startswith(counted)
-                                               for x in tokens[i + 1 : i + 3]):  # fmt: skip
-                        out[str(value)] += 1
-                    break
-    return out
+        stated[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
+    mentioned = Counter(stated)
+    counted = COUNTED.get(lang, ())
+    tokens = re.findall(r"\w+", t)
+    for i, w in enumerate(tokens):
+        for value, rx, small in _number_words(lang):
+            if rx.fullmatch(w):
+                mentioned[str(value)] += 1
+                if not small and any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
+                    stated[str(value)] += 1
+                break
+    return stated, mentioned
 
 
 @lru_cache(maxsize=16)
-def _number_words(lang: str, small: bool = False) -> list[tuple[int, re.Pattern]]:
-    table = {**(SMALL_WORDS.get(lang, {}) if small else {}), **NUMBER_WORDS.get(lang, {})}
-    return [(v, re.compile(rf"(?:{p})")) for v, p in table.items()]
+def _number_words(lang: str) -> list[tuple[int, re.Pattern, bool]]:
+    """``(value, pattern, only a mention)`` of every spelled-out number of ``lang``."""
+    out = [(v, re.compile(rf"(?:{p})"), False) for v, p in NUMBER_WORDS.get(lang, {}).items()]
+    return out + [(v, re.compile(rf"(?:{p})"), True) for v, p in SMALL_WORDS.get(lang, {}).items()]
 
 
 def strip_spans(text: str, spans: list[tuple[int, int]]) -> str:

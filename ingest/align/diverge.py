@@ -54,7 +54,7 @@ from .checks import (
     Side,
     calibrate,
     finding,
-    numbers,
+    number_mentions,
     run_checks,
     strip_spans,
 )
@@ -348,7 +348,7 @@ def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter
     key = ("numbers", nid)
     if key not in c.memo:
         plain = strip_spans(c.nodes[nid]["text"], spans)
-        c.memo[key] = (numbers(lang, plain), numbers(lang, plain, counted_only=False))
+        c.memo[key] = number_mentions(lang, plain)
     return c.memo[key]  # type: ignore[return-value]
 
 
