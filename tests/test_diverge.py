@@ -94,15 +94,20 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
 @pytest.mark.parametrize(
     ("fi", "sv", "expected"),
     [
-        ("Kilpailunjohtaja voi määrätä jaon jaettavaksi uudelleen.",
-         "Tävlingsledaren måste beordra ny giv.", ["fi-2007 gives permission, sv-2007 obligation"]),
-        ("Pelaajat eivät saa ryhtyä mihinkään toimiin.",  # may not = shall not
-         "Ingen spelare skall göra något.", []),
+        # fi-2007 / sv-2007 12C1(b): "should be awarded" against "shall be awarded"
+        ("Rikkoneelle puolelle pitäisi antaa se tulos.", "Den felande sidan skall tilldelas "
+         "det resultat.", ["fi-2007 says should («pitäisi») where sv-2007 says shall or must "
+                           "(«skall»)"]),
+        ("Kilpailunjohtaja voi määrätä jaon jaettavaksi uudelleen.",  # may is not compared
+         "Tävlingsledaren måste beordra ny giv.", []),
+        ("Pelaajan ei pidä kutsua.", "Spelaren bör inte tillkalla.", []),  # prohibitions
         ("Hänen on tehtävä valintansa.", "Han måste göra sitt val.", []),
-        ("Pelaaja saa valita.", "Spelaren får välja.", []),
+        ("Hänen pitäisi kutsua ja hänen on tehtävä.", "Han skall tillkalla och han bör göra.",
+         []),  # one of each on both sides
+        ("Kilpailunjohtajaa tulisi kutsua.", "Tävlingsledaren bör tillkallas.", []),
     ],
 )  # fmt: skip
-def test_modal_compares_permission_and_obligation_not_prohibitions(fi, sv, expected):
+def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expected):
     a = _side("fi-2007", sentences=[(fi, sv)])
     b = _side("sv-2007")
     assert [f["message"] for f in check_modal(a, b)] == expected
@@ -272,3 +277,11 @@ def test_stage_without_alignments_or_glossary_pairs_labels(ingested, tmp_path):
     assert json.loads(row[0])["fi-2007"] == ["12C1(f)"]  # by label: (a)-(e) match
     con.close()
     assert store.has_table(store.open_store(ingested[0]), "divergences")
+
+
+@pytest.mark.parametrize("label", ["12C1(b)", "16B2"])
+def test_should_against_shall_is_found_between_the_2007_translations(con, label):
+    """fi-2007 "pitäisi antaa" / "pitäisi kutsua" (should) where sv-2007 says "skall"."""
+    hits = found(con, f"fi-2007/{label}", f"sv-2007/{label}", "modal")
+    assert hits and "pitäisi" in hits[0]["evidence"]["words"]["fi-2007"]
+    assert "skall" in hits[0]["evidence"]["words"]["sv-2007"]
