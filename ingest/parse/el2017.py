@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from ..labels import ROMAN, greek_item, greek_section, normalise_label, slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
 FOOTER_RE = re.compile(
@@ -623,3 +624,9 @@ def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
         found = [defs[slug(k)] for k in keys if slug(k) in defs]
         attrs["definitions"] = sorted(set(found))
     return attrs
+
+
+@framework.parser("el2017")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/el2017.toml``)."""
+    return parse(raw, doc)

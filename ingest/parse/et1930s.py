@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..labels import slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .et_lexicon import Lexicon, repair_digits, unspace_line, unspace_words
 from .tree import TreeBuilder
 
@@ -377,3 +378,9 @@ def parse(raw: str, doc: Document) -> ParseResult:
                 i += n
                 break
     return b.result()
+
+
+@framework.parser("et1930s")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/et1930s.toml``)."""
+    return parse(raw, doc)

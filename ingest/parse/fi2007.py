@@ -26,6 +26,7 @@ from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
 from ..labels import slug as label_slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
 FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund ry\.\s*(\d+)\s*$")
@@ -523,3 +524,9 @@ def parse(raw: str, doc: Document) -> ParseResult:
             by_id[other].attrs.setdefault("footnotes", []).append(fn_id)
             by_id[fn_id].attrs.setdefault("also_anchors", []).append(other)
     return result
+
+
+@framework.parser("fi2007")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/fi2007.toml``)."""
+    return parse(raw, doc)

@@ -26,6 +26,7 @@ from dataclasses import replace
 from ..labels import ROMAN, slug
 from ..lines import MARKER_RE, Line, split_lines
 from ..model import LAW_KINDS, Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
 UP = "A-ZÅÄÖÉ"
@@ -583,3 +584,9 @@ def parse(raw: str, doc: Document) -> ParseResult:
         the supplements chapter and index terms), warnings and the index's labels.
     """
     return _SvParser(raw, doc).run()
+
+
+@framework.parser("sv2007")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/sv2007.toml``)."""
+    return parse(raw, doc)
