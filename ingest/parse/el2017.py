@@ -64,12 +64,8 @@ CONJUNCTIONS = frozenset({"και", "ή", "είτε", "ούτε"})
 #: ``μη-`` at a line end is a real hyphen (``μη-συγκρίσιμα``, as in ``Μη-Προσδιορισμένο``):
 #: a word joiner after it keeps the shared dehyphenation off; the text filter drops it.
 REAL_HYPHEN_RE = re.compile(r"(?<!\w)([Μμ]η-)\s*$")
-JOINER = "\u2060"
-
-
-def close_joiners(text: str) -> str:
-    """Drop the word joiners :data:`REAL_HYPHEN_RE` left (and the space after them)."""
-    return re.sub(JOINER + r"\s*", "", text)
+JOINER = framework.JOINER
+close_joiners = framework.close_joiners
 
 
 def has_lower(text: str) -> bool:

@@ -66,11 +66,10 @@ SENTENCE_WORDS = frozenset(
 QUESTION_WORDS = frozenset({"mida", "kuidas", "millal"})
 
 #: Headings the scan garbled beyond repair: (first line, lines taken, title).
-GARBLED_HEADINGS: tuple[tuple[re.Pattern[str], int, str], ...] = (
-    (re.compile(r"^d m\s+„ k o l m“ VP a k k u m in e"), 1, "Pakkumine „kolm“; pakkumine „neli“"),
-    (re.compile(r"^Pakkumine ” n e l i “.*raKKumme"), 1, "Pakkumine „neli“; pakkumine „viis“"),
-    (re.compile(r"^„kolm “ 4\* v$"), 2, "Vastus algpakkumisele „kolm“; „neli“"),
-)
+GARBLED_HEADINGS: tuple[tuple[re.Pattern[str], int, str], ...] = tuple(
+    (re.compile(e["first_line"]), int(e["lines"]), e["title"])
+    for e in framework.settings_for("et1930s").errata["garbled_headings"]
+)  # a manual correction: corpus/errata/et-1930s.toml
 #: Page furniture: the printer's imprint, the price, a stray page number.
 FURNITURE = (
     re.compile(r"^A-S\. Karl L ?e ?m ?b ?e ?r ?g"),
