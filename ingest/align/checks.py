@@ -15,10 +15,11 @@ import math
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ingest import languages
 from ingest.nlp import fold, words
 
 SEVERITIES = ("low", "medium", "high")
@@ -49,71 +50,11 @@ CONCEPT_MAX_SHARE = 0.1
 #: concept's word on the other side.
 RENDER_P = 0.1
 
-# Number words (folded, whole words) from two upwards: "one" doubles as an article.
-_FI_CASES = r"(?:n|a|ä|en|ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|ksi)?"
-NUMBER_WORDS: dict[str, dict[int, str]] = {
-    "fi": {
-        2: r"kaksi|kahta|kahde" + _FI_CASES + r"|kahteen",
-        3: r"kolme" + _FI_CASES + r"|kolmea|kolmeen",
-        4: r"neljä" + _FI_CASES + r"|neljää|neljään",
-        5: r"viisi|viittä|viiteen|viide" + _FI_CASES,
-        6: r"kuusi|kuutta|kuuteen|kuude" + _FI_CASES,
-        7: r"seitsemä" + _FI_CASES + r"|seitsemään",
-        8: r"kahdeksa" + _FI_CASES + r"|kahdeksaan",
-        9: r"yhdeksä" + _FI_CASES + r"|yhdeksään",
-        10: r"kymmene" + _FI_CASES + r"|kymmentä|kymmeneen",
-        12: r"kaksitoista|kahdentoista|kahtatoista",
-        13: r"kolmetoista|kolmentoista|kolmeatoista|kolmeentoista",
-    },
-    "sv": {
-        2: "två",
-        3: "tre",
-        4: "fyra",
-        5: "fem",
-        6: "sex",
-        7: "sju",
-        8: "åtta",
-        9: "nio",
-        10: "tio",
-        11: "elva",
-        12: "tolv",
-        13: "tretton",
-    },  # fmt: skip
-    "el": {
-        2: "δυο",
-        3: "τρια|τρεισ|τριων",
-        4: "τεσσερα|τεσσερισ|τεσσαρων",
-        5: "πεντε",
-        6: "εξι",
-        7: "επτα|εφτα",
-        8: "οκτω|οχτω",
-        9: "εννεα|εννια",
-        10: "δεκα",
-        11: "ενδεκα|εντεκα",
-        12: "δωδεκα",
-        13: "δεκατρια|δεκατρεισ|δεκατριων",
-    },  # fmt: skip
-    "et": {
-        2: "kaks|kahe",
-        3: "kolm|kolme",
-        4: "neli|nelja",
-        5: "viis|viie",
-        6: "kuus|kuue",
-        7: "seitse|seitsme",
-        8: "kaheksa",
-        9: "üheksa",
-        10: "kümme|kümne",
-        13: "kolmteist|kolmeteistkümne",
-    },  # fmt: skip
-}
-#: Zero and one, spelled out: never counted (one is an article in three of the languages),
-#: but a "0 poäng" on one side is not missing where the other says "μηδέν".
-SMALL_WORDS: dict[str, dict[int, str]] = {
-    "fi": {0: r"nolla\w*", 1: r"yksi|yhde\w*|yhtä|yhteen"},
-    "sv": {0: r"noll", 1: r"en|ett|ena|ende"},
-    "el": {0: r"μηδεν\w*", 1: r"ενα|ενασ|εναν|μια|μιασ|μιαν|μια|ενοσ|ενοσ"},
-    "et": {0: r"null", 1: r"üks|ühe"},
-}  # fmt: skip
+# Number words (folded, whole words) from two upwards ("one" doubles as an article), and
+# zero and one, never counted but not missing where the other side spells them: from
+# the language files (ingest/languages/).
+NUMBER_WORDS: Mapping[str, dict[int, str]] = languages.NUMBER_WORDS
+SMALL_WORDS: Mapping[str, dict[int, str]] = languages.SMALL_WORDS
 #: Nouns (folded prefixes) that make a spelled-out number mean something: a count of
 #: tricks, boards, cards, hands, points, IMPs, passes, calls, rounds, minutes or times. A
 #: number word is read with the next two words; without such a noun ("två par eller
