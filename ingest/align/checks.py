@@ -386,28 +386,10 @@ def check_sentences(a: Side, b: Side) -> list[dict]:
     return out
 
 
-#: The strength words of the laws, per language, as each book's introduction defines
-#: them (folded, whole words): fi-2007 "pitäisi" / sv-2007 "bör" / el-2017 "οφείλει να"
-#: (should: failure is an infraction, seldom penalised) against fi "pitää", "täytyy",
-#: "on ...ttava", "tulee" / sv "skall", "måste" / el "πρέπει να" (shall and must: a
-#: violation is usually penalised). "May" (fi "saa", "voi", sv "får", "kan") is not
-#: compared: the same words say "gets" and "can" ("saa luvattomia tietoja", "får se fel
-#: hand", "kan uppstå"). The el-2017 "θα" (shall) is the future tense too, so it is not
-#: read as a strength word either.
-MODAL: dict[str, dict[str, str]] = {
-    "fi": {"should": r"pitäisi|pitäisivät|tulisi|tulisivat|(?:olisi|olisivat)\s+\w+(?:tava|tävä)",
-           "shall": r"täytyy|täytyvät|pitää|tulee|(?:on|ovat)\s+\w+(?:tava|tävä)"},
-    "sv": {"should": r"bör|borde", "shall": r"skall|ska|måste"},
-    "el": {"should": r"οφειλει|οφειλουν|οφειλετε", "shall": r"πρεπει"},
-}  # fmt: skip
-#: Negations that take a strength word before them (fi "ei pidä", el "δεν πρέπει") or,
-#: in Swedish, also just after ("bör inte", "att han inte skall"): a negated strength word
-#: is a prohibition, whose scale the introductions rank differently, so it is not counted.
-MODAL_NEGATION: dict[str, tuple[str, int]] = {
-    "fi": (r"ei|eivät|en|et|emme|ette|eikä|eivätkä|älä|älkää", 0),
-    "sv": (r"inte|ej|icke|aldrig", 2),
-    "el": (r"δεν|μη|μην", 0),
-}
+#: The strength words of the laws per language (``should``, ``shall``), as each book's
+#: introduction ranks them, from the language files (``[strength]``): failing a "should"
+#: is an infraction seldom penalised, violating a "shall" or "must" usually penalised.
+MODAL: Mapping[str, dict[str, str]] = languages.STRENGTH
 MODAL_NAMES = {"should": "should", "shall": "shall or must"}
 
 
@@ -421,7 +403,8 @@ def modal_words(lang: str, text: str) -> dict[str, list[str]]:
     table = MODAL.get(lang)
     if not table:
         return {}
-    neg, after = MODAL_NEGATION.get(lang, ("", 0))
+    spec = languages.get(lang)
+    neg, after = spec.strength_negation, spec.strength_negation_after
     folded = fold(text)
     out: dict[str, list[str]] = {}
     for level, pattern in table.items():

@@ -1,7 +1,8 @@
 """One registry of everything language-specific, one data file per language.
 
 ``ingest/languages/<code>.toml`` holds a language's citation patterns, number words,
-abbreviations, sentence ends, hyphen conjunctions, compound links, page furniture and
+abbreviations, sentence ends, hyphen conjunctions, compound links, page furniture, the
+strength words of the laws ("should" against "shall") and
 the lemmatiser and stemmer to use. A corpus may bring more languages in its own
 ``languages/`` folder (:func:`add_dir`, called by :func:`ingest.corpus.load_manifest`).
 Every consumer (citation finding, the language pipeline, the glossary, alignment
@@ -43,6 +44,12 @@ class Language:
     citations: dict[str, Any] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)
     stop_words: tuple[str, ...] = ()
+    #: strength words by level (``should``, ``shall``) as the books' introductions rank
+    #: them, the negations that turn one into a prohibition, and how many words after it
+    #: such a negation may stand (Swedish "bör inte")
+    strength: dict[str, str] = field(default_factory=dict)
+    strength_negation: str = ""
+    strength_negation_after: int = 0
     builtin: bool = True
 
 
@@ -79,6 +86,10 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             citations=dict(data.get("citations", {})),
             furniture=dict(data.get("furniture", {})),
             stop_words=tuple(data.get("stop_words", ())),
+            strength={k: v for k, v in data.get("strength", {}).items()
+                      if k in ("should", "shall")},  # fmt: skip
+            strength_negation=data.get("strength_negation", {}).get("before", ""),
+            strength_negation_after=int(data.get("strength_negation", {}).get("after", 0)),
             builtin=builtin,
         )
     except (TypeError, ValueError) as exc:
@@ -169,6 +180,7 @@ ABBREVIATIONS: Mapping[str, tuple[str, ...]] = _View("abbreviations")
 SENTENCE_ENDS: Mapping[str, tuple[str, ...]] = _View("sentence_ends")
 NUMBER_WORDS: Mapping[str, dict[int, str]] = _View("number_words")
 SMALL_WORDS: Mapping[str, dict[int, str]] = _View("small_words")
+STRENGTH: Mapping[str, dict[str, str]] = _View("strength")
 COMPOUND_LINKS: Mapping[str, tuple[str, ...]] = _View("compound_links", lambda v: v is not None)
 
 
