@@ -23,8 +23,8 @@ def test_dev_set_floors(con):
     judged, region = load()
     res = evaluate(con, judged, region)
     prec = res["precision"]["all"]
-    assert prec["shown"] >= 15
-    assert prec["real"] / prec["shown"] >= 0.6
+    assert prec["shown"] >= 60
+    assert prec["real"] / prec["shown"] >= 0.8
     rec = res["recall"]["all"]
     assert rec["found"] / rec["n"] >= 0.33  # fi-2007/sv-2007, Laws 1-18
 

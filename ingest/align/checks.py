@@ -256,12 +256,28 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     na, nb = len(a.children), len(b.children)
     if na == nb and set(only_a) == set(only_b):
         return []  # the same labels both sides: what differs is wording, not structure
+    if na == nb and len(only_a) == len(only_b) and all(
+        _style(x) != _style(y) for x, y in zip(only_a, only_b, strict=True)
+    ):
+        return []  # the same count, numbered in another style (el 35B, sv 35.2)
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
     evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
     parts = [f"{s.doc} {', '.join(o)} {'has' if len(o) == 1 else 'have'} no counterpart in "
              f"{t.doc}" for s, t, o in ((a, b, only_a), (b, a, only_b)) if o]  # fmt: skip
     msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
     return [finding("structure", severity, evidence, msg)]
+
+
+def _style(label: str) -> str:
+    """How the last part of a label is numbered: ``letter`` (35B, 12C1(a)), ``number``
+    (35.2, 12C1), ``roman`` ((ii)) or ``other``."""
+    last = re.findall(r"\([^()]+\)|\.\d+|\d+|[A-Z]", label)
+    tail = last[-1] if last else ""
+    if tail.startswith("(") and re.fullmatch(r"\([ivx]+\)", tail) and tail not in ("(i)", "(v)", "(x)"):
+        return "roman"
+    if tail.startswith("(") or tail.isalpha():
+        return "letter"
+    return "number" if tail else "other"
 
 
 def check_national(a: Side, b: Side) -> list[dict]:
@@ -281,6 +297,8 @@ def check_length_ratio(a: Side, b: Side, calibration: dict | None = None) -> lis
     """A length ratio far from the normal ratio of the language pair (robust z-score)."""
     if min(len(a.text), len(b.text)) < LENGTH_MIN_CHARS:
         return []
+    if a.children and b.children and a.scope == "own":
+        return []  # two lead-ins: what follows them says more than their length
     key, ratio = _log_ratio(a, b)
     cal = (calibration or {}).get(key)
     if not cal:
@@ -371,6 +389,14 @@ def _said_elsewhere(s: Side, o: Side, sentence: str) -> bool:
     return said / total >= SENTENCE_SAID
 
 
+def _tabular(sentence: str) -> bool:
+    """A table's rows run together ("Ofarlig zon Riskzonen ... 50 100 200"): a sentence
+    that is a quarter numbers or more is a table, which the other book may lay out in
+    another order; the numbers check compares its figures."""
+    tokens = words(sentence)
+    return sum(t.isdigit() for t in tokens) * 4 >= len(tokens)
+
+
 def check_sentences(a: Side, b: Side) -> list[dict]:
     """Sentences one side has and the other lacks (the sentence alignment of the pair put
     them in a 1-0 or 0-1 bead, and the other side has no rendering of most of their words
@@ -378,7 +404,7 @@ def check_sentences(a: Side, b: Side) -> list[dict]:
     out = []
     for s, o in ((a, b), (b, a)):
         lonely = [t for t in s.unmatched if len(words(t)) >= SENTENCE_MIN_WORDS
-                  and not _said_elsewhere(s, o, t)]  # fmt: skip
+                  and not _tabular(t) and not _said_elsewhere(s, o, t)]  # fmt: skip
         for text in lonely:
             short = text if len(text) <= 140 else text[:137] + "…"
             out.append(finding("sentence", "medium", {s.doc: [text], o.doc: []},
@@ -494,11 +520,14 @@ def number_mentions(lang: str, text: str) -> tuple[Counter, Counter]:
         stated[m.group(1).replace(",", ".") + ("%" if m.group(2) else "")] += 1
     mentioned = Counter(stated)
     counted = COUNTED.get(lang, ())
+    both = languages.BOTH_BEFORE.get(lang, ())
     tokens = re.findall(r"\w+", t)
     for i, w in enumerate(tokens):
         for value, rx, small in _number_words(lang):
             if rx.fullmatch(w):
                 mentioned[str(value)] += 1
+                if value == 2 and i and tokens[i - 1] in both:
+                    break  # "both", not a count
                 if not small and any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
                     stated[str(value)] += 1
                 break

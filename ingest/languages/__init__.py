@@ -41,6 +41,8 @@ class Language:
     compound_links: tuple[str, ...] | None = None
     number_words: dict[int, str] = field(default_factory=dict)
     small_words: dict[int, str] = field(default_factory=dict)
+    #: words before "two" that make it "both" (el "τα δύο χέρια": both hands)
+    both_before: tuple[str, ...] = ()
     citations: dict[str, Any] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)
     stop_words: tuple[str, ...] = ()
@@ -83,6 +85,7 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             compound_links=tuple(links) if links is not None else None,
             number_words={int(k): v for k, v in data.get("number_words", {}).items()},
             small_words={int(k): v for k, v in data.get("small_words", {}).items()},
+            both_before=tuple(data.get("both_before", ())),
             citations=dict(data.get("citations", {})),
             furniture=dict(data.get("furniture", {})),
             stop_words=tuple(data.get("stop_words", ())),
@@ -181,6 +184,7 @@ ABBREVIATIONS: Mapping[str, tuple[str, ...]] = _View("abbreviations")
 SENTENCE_ENDS: Mapping[str, tuple[str, ...]] = _View("sentence_ends")
 NUMBER_WORDS: Mapping[str, dict[int, str]] = _View("number_words")
 SMALL_WORDS: Mapping[str, dict[int, str]] = _View("small_words")
+BOTH_BEFORE: Mapping[str, tuple[str, ...]] = _View("both_before")
 STRENGTH: Mapping[str, dict[str, str]] = _View("strength")
 COMPOUND_LINKS: Mapping[str, tuple[str, ...]] = _View("compound_links", lambda v: v is not None)
 
