@@ -269,12 +269,10 @@ def check_structure(a: Side, b: Side) -> list[dict]:
 
 
 def _style(label: str) -> str:
-    """How the last part of a label is numbered: ``letter`` (35B, 12C1(a)), ``number``
-    (35.2, 12C1), ``roman`` ((ii)) or ``other``."""
+    """How the last part of a label is numbered: ``letter`` (35B, 12C1(a), 12C1(e)(ii)),
+    ``number`` (35.2, 12C1) or ``other``."""
     last = re.findall(r"\([^()]+\)|\.\d+|\d+|[A-Z]", label)
     tail = last[-1] if last else ""
-    if tail.startswith("(") and re.fullmatch(r"\([ivx]+\)", tail) and tail not in ("(i)", "(v)", "(x)"):
-        return "roman"
     if tail.startswith("(") or tail.isalpha():
         return "letter"
     return "number" if tail else "other"
