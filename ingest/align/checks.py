@@ -256,8 +256,10 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     na, nb = len(a.children), len(b.children)
     if na == nb and set(only_a) == set(only_b):
         return []  # the same labels both sides: what differs is wording, not structure
-    if na == nb and len(only_a) == len(only_b) and all(
-        _style(x) != _style(y) for x, y in zip(only_a, only_b, strict=True)
+    if (
+        na == nb
+        and len(only_a) == len(only_b)
+        and all(_style(x) != _style(y) for x, y in zip(only_a, only_b, strict=True))
     ):
         return []  # the same count, numbered in another style (el 35B, sv 35.2)
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
