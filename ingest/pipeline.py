@@ -21,6 +21,8 @@ from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
 
 def corpus_stages() -> list[tuple[str, Stage]]:
     """The corpus-wide stages, in order: each may read what the ones before it wrote."""
+    from graph.compare import compare_stage  # what each compare page needs, made once
+
     from .align import align_stage
     from .align.diverge import divergence_stage
     from .glossary import glossary_stage
@@ -31,6 +33,7 @@ def corpus_stages() -> list[tuple[str, Stage]]:
         ("align", align_stage),
         ("divergences", divergence_stage),
         ("search", search_stage),
+        ("compare", compare_stage),
     ]
 
 
