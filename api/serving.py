@@ -101,12 +101,20 @@ class Snapshot:
         try:
             yield con
         finally:
-            if cancelled is not None:
-                con.set_progress_handler(None, 0)
-            if self._idle.qsize() < IDLE_CONNECTIONS:
-                self._idle.put(con)
+            if cancelled is not None and cancelled.is_set():
+                # The client went away: this cleanup may run while the request's query
+                # still runs in another thread. Touching the connection now would wait
+                # for SQLite's lock while holding the GIL that the query's cancel check
+                # needs (a deadlock); the query stops at its next check and the
+                # connection is closed when the last reference to it goes.
+                pass
             else:
-                con.close()
+                if cancelled is not None:
+                    con.set_progress_handler(None, 0)
+                if self._idle.qsize() < IDLE_CONNECTIONS:
+                    self._idle.put(con)
+                else:
+                    con.close()
 
 
 class StoreHolder:
