@@ -289,18 +289,6 @@ def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
     return _parse_one(doc, raw), lemma_table.take_new()
 
 
-def _warm_dictionaries(langs: list[str]) -> None:
-    """Load simplemma's dictionaries of ``langs`` in this process (the corpus-wide stages
-    that follow need them; the worker processes' copies die with them)."""
-    import simplemma
-
-    for lang in langs:
-        try:
-            simplemma.is_known("a", lang=lang)
-        except ValueError:  # a language simplemma does not have
-            continue
-
-
 def _parse_all(
     sources: list[tuple[Document, str]],
     workers: int | None,
@@ -322,7 +310,7 @@ def _parse_all(
         with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
             futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
             if lemma_table.size() == 0:  # cold: load the dictionaries while the books parse
-                _warm_dictionaries(sorted({doc.language for doc, _ in sources}))
+                lemma_table.warm(sorted({doc.language for doc, _ in sources}))
             done = []
             for (doc, _), future in zip(sources, futures, strict=True):
                 result, answers = future.result()
