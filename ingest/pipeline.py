@@ -28,10 +28,19 @@ def corpus_stages() -> list[tuple[str, Stage]]:
 
     return [
         ("glossary", glossary_stage),
+        ("search", search_stage),
         ("align", align_stage),
         ("divergences", divergence_stage),
-        ("search", search_stage),
     ]
+
+
+#: Stages that read only the documents (nodes, citations) and the corpus folder: with
+#: worker processes allowed they run, in this order, in one forked process beside the
+#: alignment. Every other stage waits for them if it comes after them in
+#: :func:`corpus_stages` and needs their tables (the divergences read the glossary's).
+BESIDE = ("glossary", "search")
+#: The stages that need the tables of the ones :data:`BESIDE`.
+AFTER_BESIDE = ("divergences",)
 
 
 _CODE_DIR = Path(__file__).resolve().parent
@@ -247,13 +256,23 @@ def ingest_corpus(
     timings["parse and cite"] = time.perf_counter() - t_docs
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
-    stages = write_store(
-        Path(db), rows, digest,
-        [(n, _named(n, f, stage_times)) for n, f in corpus_stages()], stage_progress,
-        extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
-    )  # fmt: skip
-    timings["write"] = time.perf_counter() - t - sum(stage_times.values())
+    staged = [(n, _named(n, f, stage_times)) for n, f in corpus_stages()]
+    beside = _forking_allowed(workers) and all(n in dict(staged) for n in BESIDE)
+    side = _Beside(stage_times)
+    if beside:
+        staged = side.arrange(staged)
+    try:
+        stages = write_store(
+            Path(db), rows, digest, staged, stage_progress,
+            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())}, concurrent=beside,
+        )  # fmt: skip
+    finally:
+        side.close()
+    elapsed = time.perf_counter() - t
+    timings["write"] = elapsed - sum(v for k, v in stage_times.items() if k not in BESIDE)
     timings.update(stage_times)
+    if beside:
+        timings["write"] -= stage_times.get("waiting for " + "+".join(BESIDE), 0.0)
     if lemma_cache:
         t = time.perf_counter()
         # the table only saves time: a store without it is still complete
@@ -263,6 +282,129 @@ def ingest_corpus(
     report = IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
     report.timings = timings
     return report
+
+
+def _forking_allowed(workers: int | None) -> bool:
+    """Whether stages may run in a forked process: more than one worker wanted, on Linux,
+    with no other thread running (as :func:`ingest.align.default_workers` decides)."""
+    import multiprocessing as mp
+    import sys
+    import threading
+
+    from .align import default_workers
+
+    jobs = default_workers() if workers is None else workers
+    return (
+        jobs > 1
+        and sys.platform == "linux"
+        and threading.active_count() == 1
+        and "fork" in mp.get_all_start_methods()
+    )
+
+
+class _Beside:
+    """The stages of :data:`BESIDE`, run in one forked process beside the others."""
+
+    def __init__(self, timings: dict[str, float]) -> None:
+        self.timings = timings
+        self.process = None
+        self.pipe = None
+        self.results: dict[str, dict] | None = None
+
+    def arrange(self, staged: list[tuple[str, Stage]]) -> list[tuple[str, Stage]]:
+        """The stage list for :func:`write_store`: the first of :data:`BESIDE` starts the
+        process, each of them gives a callable that waits for it, and the stages of
+        :data:`AFTER_BESIDE` wait for it before they run."""
+        out: list[tuple[str, Stage]] = []
+        for name, stage in staged:
+            if name in BESIDE:
+                out.append((name, self._starter(name)))
+            elif name in AFTER_BESIDE:
+                out.append((name, self._after(stage)))
+            else:
+                out.append((name, stage))
+        return out
+
+    def _starter(self, name: str) -> Stage:
+        def start(con):
+            if self.process is None:
+                import multiprocessing as mp
+
+                con.commit()
+                path = con.execute("PRAGMA database_list").fetchone()[2]
+                ctx = mp.get_context("fork")
+                self.pipe, theirs = ctx.Pipe(duplex=False)
+                self.process = ctx.Process(target=_run_beside, args=(path, theirs), daemon=True)
+                self.process.start()
+                theirs.close()
+            return lambda: self.wait()[name]
+
+        return start
+
+    def _after(self, stage: Stage) -> Stage:
+        def run(con):
+            self.wait()
+            return stage(con)
+
+        return run
+
+    def wait(self) -> dict[str, dict]:
+        """The statistics of the stages beside (their answers merged into the lemma table).
+
+        Raises:
+            CorpusError: naming the stage that failed, or saying the process died.
+        """
+        if self.results is None:
+            t = time.perf_counter()
+            try:
+                got = self.pipe.recv()
+            except EOFError:
+                got = ("error", f"the {'+'.join(BESIDE)} process died")
+            finally:
+                self.process.join()
+                self.timings["waiting for " + "+".join(BESIDE)] = time.perf_counter() - t
+            if got[0] == "error":
+                raise CorpusError(got[1])
+            _, results, times, answers = got
+            lemma_table.merge(answers)
+            self.timings.update(times)
+            self.results = results
+        return self.results
+
+    def close(self) -> None:
+        """Stop the process if it still runs (an ingest that failed or was interrupted)."""
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def _run_beside(path: str, pipe) -> None:
+    """In the forked process: the stages of :data:`BESIDE` on their own connection to the
+    temporary store; sends their statistics, times and the dictionary answers they asked
+    (or the error that stopped them)."""
+    import sqlite3
+
+    from .store import BUSY_SECONDS
+
+    lemma_table.take_new()
+    stages = dict(corpus_stages())
+    results: dict[str, dict] = {}
+    times: dict[str, float] = {}
+    try:
+        con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        try:
+            con.row_factory = sqlite3.Row
+            for name in BESIDE:
+                results[name] = _named(name, stages[name], times)(con) or {}
+                con.commit()
+        finally:
+            con.close()
+    except Exception as exc:  # the parent raises it as the ingest's error
+        pipe.send(("error", str(exc) if isinstance(exc, CorpusError) else repr(exc)))
+    else:
+        pipe.send(("done", results, times, lemma_table.take_new()))
+    finally:
+        pipe.close()
 
 
 def _parse_one(doc: Document, raw: str) -> tuple:
@@ -289,6 +431,39 @@ def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
     return _parse_one(doc, raw), lemma_table.take_new()
 
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _lemmatise_until(sources: list[tuple[Document, str]], futures: list) -> int:
+    """Ask the lemma of the books' word forms, most frequent first, until ``futures`` are done.
+
+    The corpus-wide stages ask the lemmas of the words of the parsed books; most of them
+    are words of the source texts, so a core that would wait for the workers answers
+    them now. Forms left unasked (or asked but never used) change nothing: every
+    answer is simplemma's, asked once. Returns the number of forms asked.
+    """
+    import unicodedata
+
+    from .nlp import STEMMER_NAMES
+
+    counts: dict[str, Counter] = {}
+    for doc, raw in sources:
+        if doc.language in STEMMER_NAMES:
+            low = unicodedata.normalize("NFC", raw).lower()
+            counts.setdefault(doc.language, Counter()).update(_LETTERS.findall(low))
+    queue = sorted(
+        ((n, lang, form) for lang, c in counts.items() for form, n in c.items()),
+        key=lambda item: -item[0],
+    )
+    asked = 0
+    for _, lang, form in queue:
+        if asked % 64 == 0 and all(f.done() for f in futures):
+            break
+        lemma_table.lookup(lang, form)
+        asked += 1
+    return asked
+
+
 def _parse_all(
     sources: list[tuple[Document, str]],
     workers: int | None,
@@ -311,6 +486,7 @@ def _parse_all(
             futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
             if lemma_table.size() == 0:  # cold: load the dictionaries while the books parse
                 lemma_table.warm(sorted({doc.language for doc, _ in sources}))
+                _lemmatise_until(sources, futures)
             done = []
             for (doc, _), future in zip(sources, futures, strict=True):
                 result, answers = future.result()

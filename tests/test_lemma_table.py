@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 import simplemma
 
-from ingest import lemma_table, nlp
+from ingest import lemma_table, nlp, pipeline
 from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
 from ingest.pipeline import clear_lemma_caches, ingest_corpus
 
@@ -106,15 +106,61 @@ def _tables(path) -> dict[str, list]:
 def test_store_is_the_same_with_and_without_the_table_and_the_pool(
     ingested, tmp_path, fresh_caches
 ):
+    """One process, nothing cached; worker processes with the stages beside the alignment
+    and the dictionaries asked while the books parse, cold; the same with the table."""
     plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
+    assert not any(k.startswith("waiting") for k in plain.timings)
+    cold = ingest_corpus(tmp_path / "cold" / "s.db", lemma_cache=False, workers=2)
+    if pipeline._forking_allowed(2):  # no other thread runs in this test process
+        assert f"waiting for {'+'.join(pipeline.BESIDE)}" in cold.timings
     cached_db = tmp_path / "cached" / "s.db"
     cached_db.parent.mkdir()
     shutil.copy(lemma_table.cache_path(ingested[0]), lemma_table.cache_path(cached_db))
     clear_lemma_caches()
     cached = ingest_corpus(cached_db, workers=2)
     assert lemma_table.size() > 10_000
-    a, b = _tables(plain.db), _tables(cached.db)
-    assert a.keys() == b.keys()
-    for name in a:
-        assert a[name] == b[name], name
+    a = _tables(plain.db)
+    for other in (cold, cached):
+        b = _tables(other.db)
+        assert a.keys() == b.keys()
+        for name in a:
+            assert a[name] == b[name], name
+    assert not list(tmp_path.rglob("*-wal")) and not list(tmp_path.rglob("*.tmp"))
+
+
+def test_known_only_answers_are_kept_merged_and_completed(tmp_path, fresh_caches):
+    """A form asked only whether it is known holds no lemma until one is asked."""
+    assert lemma_table.known("et", "mängija") == simplemma.is_known("mängija", lang="et")
+    assert lemma_table.take_new() == {"et": {"mängija": (lemma_table.known("et", "mängija"), None)}}
+    path, key = tmp_path / "t.lemmas.json", lemma_table.cache_key("c")
+    assert lemma_table.save(path, key)
+    clear_lemma_caches()
+    assert lemma_table.load(path, key) == 1
+    assert nlp.lemma("et", "mängija") == _simplemma_lemma("et", "mängija")
+    assert lemma_table.lookup("et", "mängija")[1] is not None
+    clear_lemma_caches()
+    lemma_table.merge({"et": {"mängija": (True, None)}})
+    lemma_table.merge({"et": {"mängija": (True, "mängija")}})  # a later answer completes it
+    assert lemma_table.lookup("et", "mängija") == (True, "mängija")
+
+
+class _Pending:
+    def __init__(self, done: bool) -> None:
+        self._done = done
+
+    def done(self) -> bool:
+        return self._done
+
+
+def test_forms_are_asked_while_the_workers_run_and_not_after(fresh_caches):
+    sources = [
+        (doc, "Pelaaja pelaajan PELAAJA 12 pelaajat") for doc in load_manifest(DEFAULT_CORPUS)
+    ]
+    sources = [s for s in sources if s[0].language == "fi"][:1]
+    assert pipeline._lemmatise_until(sources, [_Pending(True)]) == 0
+    assert lemma_table.size() == 0
+    assert pipeline._lemmatise_until(sources, [_Pending(False)]) == 3  # pelaaja, -n, -t
+    assert lemma_table.lookup("fi", "pelaajan")[1] == simplemma.lemmatize(
+        "pelaajan", lang="fi", greedy=not simplemma.is_known("pelaajan", lang="fi")
+    )
