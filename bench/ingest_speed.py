@@ -8,13 +8,15 @@ machine) and prints every stage's time:
 * warm: ``--force`` with the table beside the store (a changed parser);
 * unchanged: re-ingest of unchanged input (target <= 1 s).
 
-``--profile`` adds the top entries of a cProfile of a cold ingest.
+``--profile`` adds, for every stage of a cold ingest run in one process (workers 1, so
+that the profiler sees all of it), the top entries of its cProfile.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,11 +45,34 @@ print(json.dumps({"seconds": time.perf_counter() - t, "skipped": r.skipped,
 """
 
 PROFILE = """
-import cProfile, pstats, sys
-from ingest.pipeline import ingest_corpus
-prof = cProfile.Profile()
-prof.runcall(ingest_corpus, sys.argv[1], force=True, lemma_cache=False)
-pstats.Stats(prof).sort_stats("cumulative").print_stats(int(sys.argv[2]))
+import cProfile, io, pstats, sys
+from ingest import pipeline
+top = int(sys.argv[2])
+named = pipeline._named
+profiles = {}
+
+def profiled(name, stage, timings=None):
+    def run(con):
+        prof = profiles.setdefault(name, cProfile.Profile())
+        return prof.runcall(named(name, stage, timings), con)
+    return run
+
+pipeline._named = profiled
+parse_all = pipeline._parse_all
+
+def parse_profiled(*args):
+    prof = profiles.setdefault("read, parse and cite", cProfile.Profile())
+    return prof.runcall(parse_all, *args)
+
+pipeline._parse_all = parse_profiled
+pipeline.ingest_corpus(sys.argv[1], force=True, lemma_cache=False, workers=1)
+for name, prof in profiles.items():
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out).sort_stats("cumulative")
+    stats.print_stats(top)
+    body = out.getvalue()
+    print(f"--- {name}: {stats.total_tt:.2f} s under the profiler")
+    print(body[body.index("   ncalls"):].rstrip() if "   ncalls" in body else body)
 """
 
 
@@ -63,7 +88,7 @@ def _line(name: str, got: dict) -> str:
     return f"{name:10} {got['seconds']:6.2f} s" + (f"  ({stages})" if stages else "") + "\n"
 
 
-def main(profile: bool = False, top: int = 25) -> None:
+def main(profile: bool = False, top: int = 12) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "lawgraph.db")
         floor = _run(FLOOR)
@@ -85,6 +110,7 @@ def main(profile: bool = False, top: int = 25) -> None:
             run = subprocess.run(
                 [sys.executable, "-c", PROFILE, str(Path(tmp) / "p.db"), str(top)],
                 check=True, capture_output=True, text=True,
+                env={**os.environ, "LAWGRAPH_JOBS": "1"},
             )  # fmt: skip
             out.write(run.stdout)
 
@@ -92,6 +118,6 @@ def main(profile: bool = False, top: int = 25) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="store_true", help="add a cProfile of a cold run")
-    parser.add_argument("--top", type=int, default=25, help="profile entries shown")
+    parser.add_argument("--top", type=int, default=12, help="profile entries per stage")
     args = parser.parse_args()
     main(args.profile, args.top)
