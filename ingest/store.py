@@ -161,6 +161,7 @@ def write_store(
             for name, finish in running.items():
                 results[name] = finish() or {}
                 _stage_meta(con, name, results[name])
+            results = {name: results[name] for name, _ in stages}
             if concurrent:
                 con.execute("PRAGMA journal_mode=DELETE")
             con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (content_hash(con),))

@@ -87,7 +87,7 @@ def test_store_roundtrip_skip_and_force(tmp_path):
 def test_stages_run_in_order_and_leave_their_stats(tmp_path):
     corpus = _corpus_copy(tmp_path)
     report = ingest_corpus(tmp_path / "s.db", corpus)
-    assert list(report.stages) == ["glossary", "align", "divergences", "search"]
+    assert list(report.stages) == ["glossary", "search", "align", "divergences"]
     con = store.open_store(tmp_path / "s.db")
     for name, stats in report.stages.items():
         assert store.stage_stats(con, name) == stats
@@ -165,3 +165,32 @@ def test_parser_failure_names_the_book(tmp_path, monkeypatch):
     with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):
         ingest_corpus(tmp_path / "x.db", corpus)
     assert not (tmp_path / "x.db").exists()
+
+
+def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, monkeypatch):
+    """A stage run in the forked process beside the alignment fails: the ingest says which,
+    the old store stays and no temp file (nor its WAL files) is left."""
+    corpus = _corpus_copy(tmp_path)
+    db = tmp_path / "s.db"
+    ingest_corpus(db, corpus)
+    before = db.read_bytes()
+
+    def counting(con):
+        return {"nodes": con.execute("SELECT count(*) FROM nodes").fetchone()[0]}
+
+    def failing(con):
+        raise RuntimeError("index broke")
+
+    monkeypatch.setattr(
+        pipeline, "corpus_stages", lambda: [("glossary", counting), ("search", failing)]
+    )
+    with pytest.raises(CorpusError, match="the search stage failed: RuntimeError: index broke"):
+        ingest_corpus(db, corpus, force=True, workers=2)
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
+    monkeypatch.setattr(
+        pipeline, "corpus_stages", lambda: [("glossary", counting), ("search", counting)]
+    )
+    report = ingest_corpus(db, corpus, force=True, workers=2)
+    assert report.stages["glossary"]["nodes"] == report.stages["search"]["nodes"] > 100
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name or "-wal" in p.name] == []
