@@ -1,10 +1,8 @@
 """The corpus's form -> lemma table: every dictionary answer asked once, kept beside the store.
 
-simplemma stays the source of truth: :func:`lookup` asks it (opening a language's
-dictionary, the slow part of an ingest, on first use) and remembers the answer. The
-dictionaries are opened with simplemma's low-memory backend, which answers from the
-compressed stream through a block index instead of decoding every record into a dict:
-about half the time to open, the same answers. At the
+simplemma stays the source of truth: :func:`lookup` asks it (through
+:mod:`ingest.lemma_dict`, which opens each dictionary, the slow part of an ingest,
+once) and remembers the answer. At the
 end of an ingest the answers are written beside the store (``<store>.lemmas.json``),
 keyed by the corpus hash and the simplemma and PyStemmer versions, so the next ingest
 of the same corpus (a changed parser, ``--force``) finds every form there and never
@@ -37,9 +35,9 @@ _added = 0
 
 
 def _ask_known(lang: str, form: str) -> bool:
-    import simplemma
+    from .lemma_dict import is_known
 
-    return simplemma.is_known(form, lang=lang, low_memory=True)
+    return is_known(form, lang)
 
 
 def _keep(lang: str, form: str, got: Answer) -> Answer:
@@ -62,23 +60,12 @@ def lookup(lang: str, form: str) -> tuple[bool, str]:
     """Return (known to simplemma, simplemma's lemma) for ``form``, asking simplemma once."""
     got = _TABLE.get(lang, {}).get(form)
     if got is None or got[1] is None:
-        import simplemma
+        from .lemma_dict import lemmatize
 
         is_known = _ask_known(lang, form) if got is None else got[0]
-        found = simplemma.lemmatize(form, lang=lang, greedy=not is_known, low_memory=True)
+        found = lemmatize(form, lang, greedy=not is_known)
         got = _keep(lang, form, (is_known, found))
     return got  # type: ignore[return-value]
-
-
-def warm(langs: list[str]) -> None:
-    """Open simplemma's dictionaries of ``langs`` now (skipping any simplemma lacks)."""
-    import simplemma
-
-    for lang in langs:
-        try:
-            simplemma.is_known("a", lang=lang, low_memory=True)
-        except ValueError:  # a language simplemma does not have
-            continue
 
 
 def clear() -> None:

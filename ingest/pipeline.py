@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import lemma_table
+from . import lemma_dict, lemma_table
 from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
@@ -425,43 +425,27 @@ def _parse_one(doc: Document, raw: str) -> tuple:
     return stats, result.nodes, warns, cites, missing
 
 
-def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
-    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for."""
+def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict, dict]:
+    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for
+    and the dictionaries it opened (:mod:`ingest.lemma_dict`)."""
     lemma_table.take_new()
-    return _parse_one(doc, raw), lemma_table.take_new()
+    lemma_dict.take_opened()
+    return _parse_one(doc, raw), lemma_table.take_new(), lemma_dict.take_opened()
 
 
-_LETTERS = re.compile(r"[^\W\d_]+")
-
-
-def _lemmatise_until(sources: list[tuple[Document, str]], futures: list) -> int:
-    """Ask the lemma of the books' word forms, most frequent first, until ``futures`` are done.
-
-    The corpus-wide stages ask the lemmas of the words of the parsed books; most of them
-    are words of the source texts, so a core that would wait for the workers answers
-    them now. Forms left unasked (or asked but never used) change nothing: every
-    answer is simplemma's, asked once. Returns the number of forms asked.
-    """
-    import unicodedata
-
-    from .nlp import STEMMER_NAMES
-
-    counts: dict[str, Counter] = {}
-    for doc, raw in sources:
-        if doc.language in STEMMER_NAMES:
-            low = unicodedata.normalize("NFC", raw).lower()
-            counts.setdefault(doc.language, Counter()).update(_LETTERS.findall(low))
-    queue = sorted(
-        ((n, lang, form) for lang, c in counts.items() for form, n in c.items()),
-        key=lambda item: -item[0],
-    )
-    asked = 0
-    for _, lang, form in queue:
-        if asked % 64 == 0 and all(f.done() for f in futures):
-            break
-        lemma_table.lookup(lang, form)
-        asked += 1
-    return asked
+def _dictionary_langs(sources: list[tuple[Document, str]]) -> list[str]:
+    """The corpus's languages that simplemma has a dictionary for, largest first."""
+    langs = {doc.language for doc, _ in sources}
+    try:
+        from simplemma.strategies.dictionaries.dictionary_factory import DATA_FOLDER
+    except ImportError:  # another simplemma layout: its languages, in name order
+        return sorted(langs)
+    sizes = {}
+    for lang in langs:
+        path = DATA_FOLDER / f"{lang}.plzma"
+        if path.is_file():
+            sizes[lang] = path.stat().st_size
+    return sorted(sizes, key=lambda lang: (-sizes[lang], lang))
 
 
 def _parse_all(
@@ -482,16 +466,24 @@ def _parse_all(
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         done = [(doc, _parse_one(doc, raw)) for doc, raw in sources]
     else:
-        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
-            futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
-            if lemma_table.size() == 0:  # cold: load the dictionaries while the books parse
-                lemma_table.warm(sorted({doc.language for doc, _ in sources}))
-                _lemmatise_until(sources, futures)
-            done = []
-            for (doc, _), future in zip(sources, futures, strict=True):
-                result, answers = future.result()
-                lemma_table.merge(answers)
-                done.append((doc, result))
+        # cold (no lemma table): the workers also open the dictionaries of the corpus's
+        # languages for the stages that follow, each once, largest first, after the books
+        langs = _dictionary_langs(sources) if lemma_table.size() == 0 else []
+        lemma_dict.share_claims(langs)
+        try:
+            with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+                futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
+                opening = [pool.submit(lemma_dict.open_in_worker, lang) for lang in langs]
+                done = []
+                for (doc, _), future in zip(sources, futures, strict=True):
+                    result, answers, opened = future.result()
+                    lemma_table.merge(answers)
+                    lemma_dict.install(opened)
+                    done.append((doc, result))
+                for future in opening:
+                    lemma_dict.install(future.result())
+        finally:
+            lemma_dict.end_claims()
     for doc, _ in done:
         if progress:
             for step in ("check", "cite", "done"):

@@ -54,8 +54,11 @@ def test_lemmas_from_a_saved_table_equal_simplemma(tmp_path, fresh_caches, monke
     assert lemma_table.save(path, key)
     clear_lemma_caches()
     assert lemma_table.load(path, key) > sum(len(w) for w in forms.values()) // 2
-    monkeypatch.setattr(simplemma, "is_known", _refuse)  # every answer must come from the file
-    monkeypatch.setattr(simplemma, "lemmatize", _refuse)
+    from ingest import lemma_dict
+
+    for name in ("is_known", "lemmatize"):  # every answer must come from the file
+        monkeypatch.setattr(simplemma, name, _refuse)
+        monkeypatch.setattr(lemma_dict, name, _refuse)
     for lang, words in forms.items():
         assert [nlp.lemma(lang, w) for w in words] == expected[lang]
 
@@ -145,22 +148,30 @@ def test_known_only_answers_are_kept_merged_and_completed(tmp_path, fresh_caches
     assert lemma_table.lookup("et", "mängija") == (True, "mängija")
 
 
-class _Pending:
-    def __init__(self, done: bool) -> None:
-        self._done = done
+def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches):
+    """A worker opens a dictionary and hands it over pickled; the claims keep a second
+    process from opening it again."""
+    import pickle
 
-    def done(self) -> bool:
-        return self._done
+    from ingest import lemma_dict
 
-
-def test_forms_are_asked_while_the_workers_run_and_not_after(fresh_caches):
-    sources = [
-        (doc, "Pelaaja pelaajan PELAAJA 12 pelaajat") for doc in load_manifest(DEFAULT_CORPUS)
-    ]
-    sources = [s for s in sources if s[0].language == "fi"][:1]
-    assert pipeline._lemmatise_until(sources, [_Pending(True)]) == 0
-    assert lemma_table.size() == 0
-    assert pipeline._lemmatise_until(sources, [_Pending(False)]) == 3  # pelaaja, -n, -t
-    assert lemma_table.lookup("fi", "pelaajan")[1] == simplemma.lemmatize(
-        "pelaajan", lang="fi", greedy=not simplemma.is_known("pelaajan", lang="fi")
-    )
+    lemma_dict.share_claims(["sv"])
+    try:
+        if "sv" in lemma_dict._OPENED:  # opened by an earlier test in this process
+            lemma_dict.take_opened()
+            lemma_dict._OPENED.pop("sv")
+            lemma_dict._HANDED.discard("sv")
+        opened = lemma_dict.open_in_worker("sv")
+        assert list(opened) == ["sv"]
+        assert lemma_dict.open_in_worker("sv") == {}  # claimed and open already
+        lemma_dict._OPENED.pop("sv")
+        assert lemma_dict.open_in_worker("sv") == {}  # claimed by "another process"
+    finally:
+        lemma_dict.end_claims()
+    lemma_dict.install(pickle.loads(pickle.dumps(opened)))
+    words = ["spelaren", "spelarna", "kortet", "budgivningen", "xyzzyq", "förbjudna"]
+    for w in words:
+        assert lemma_dict.is_known(w, "sv") == simplemma.is_known(w, lang="sv")
+        for greedy in (False, True):
+            got = lemma_dict.lemmatize(w, "sv", greedy=greedy)
+            assert got == simplemma.lemmatize(w, lang="sv", greedy=greedy)
