@@ -28,19 +28,17 @@ def corpus_stages() -> list[tuple[str, Stage]]:
 
     return [
         ("glossary", glossary_stage),
-        ("search", search_stage),
         ("align", align_stage),
+        ("search", search_stage),
         ("divergences", divergence_stage),
     ]
 
 
-#: Stages that read only the documents (nodes, citations) and the corpus folder: with
-#: worker processes allowed they run, in this order, in one forked process beside the
-#: alignment. Every other stage waits for them if it comes after them in
-#: :func:`corpus_stages` and needs their tables (the divergences read the glossary's).
-BESIDE = ("glossary", "search")
-#: The stages that need the tables of the ones :data:`BESIDE`.
-AFTER_BESIDE = ("divergences",)
+#: Stages that read only the documents (nodes, citations) and the corpus folder, with
+#: the stages that read their tables. With worker processes allowed, each runs in a
+#: forked process of its own from its place in :func:`corpus_stages` on, beside the
+#: stages after it; a stage that reads its tables waits for it first.
+BESIDE: dict[str, tuple[str, ...]] = {"glossary": ("divergences",), "search": ()}
 
 
 _CODE_DIR = Path(__file__).resolve().parent
@@ -257,22 +255,20 @@ def ingest_corpus(
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
     staged = [(n, _named(n, f, stage_times)) for n, f in corpus_stages()]
-    beside = _forking_allowed(workers) and all(n in dict(staged) for n in BESIDE)
-    side = _Beside(stage_times)
-    if beside:
-        staged = side.arrange(staged)
+    beside = _forking_allowed(workers)
+    present = [name for name, _ in staged if name in BESIDE]
+    sides = {name: _Beside(name, stage_times) for name in present} if beside else {}
     try:
         stages = write_store(
-            Path(db), rows, digest, staged, stage_progress,
+            Path(db), rows, digest, _arrange(staged, sides), stage_progress,
             extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())}, concurrent=beside,
         )  # fmt: skip
     finally:
-        side.close()
+        for side in sides.values():
+            side.close()
     elapsed = time.perf_counter() - t
-    timings["write"] = elapsed - sum(v for k, v in stage_times.items() if k not in BESIDE)
+    timings["write"] = elapsed - sum(v for k, v in stage_times.items() if k not in sides)
     timings.update(stage_times)
-    if beside:
-        timings["write"] -= stage_times.get("waiting for " + "+".join(BESIDE), 0.0)
     if lemma_cache:
         t = time.perf_counter()
         # the table only saves time: a store without it is still complete
@@ -302,74 +298,75 @@ def _forking_allowed(workers: int | None) -> bool:
     )
 
 
-class _Beside:
-    """The stages of :data:`BESIDE`, run in one forked process beside the others."""
+def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:
+    """The stage list for :func:`write_store`: a stage of ``sides`` starts its process and
+    gives a callable that waits for it; a stage that reads its tables waits for it first."""
+    out: list[tuple[str, Stage]] = []
+    for name, stage in staged:
+        if name in sides:
+            out.append((name, sides[name].start))
+            continue
+        needed = [side for side in sides.values() if name in BESIDE[side.name]]
+        out.append((name, _after(needed, stage) if needed else stage))
+    return out
 
-    def __init__(self, timings: dict[str, float]) -> None:
+
+def _after(sides: list[_Beside], stage: Stage) -> Stage:
+    def run(con):
+        for side in sides:
+            side.wait()
+        return stage(con)
+
+    return run
+
+
+class _Beside:
+    """One stage of :data:`BESIDE`, run in a forked process beside the others."""
+
+    def __init__(self, name: str, timings: dict[str, float]) -> None:
+        self.name = name
         self.timings = timings
         self.process = None
         self.pipe = None
-        self.results: dict[str, dict] | None = None
+        self.result: dict | None = None
 
-    def arrange(self, staged: list[tuple[str, Stage]]) -> list[tuple[str, Stage]]:
-        """The stage list for :func:`write_store`: the first of :data:`BESIDE` starts the
-        process, each of them gives a callable that waits for it, and the stages of
-        :data:`AFTER_BESIDE` wait for it before they run."""
-        out: list[tuple[str, Stage]] = []
-        for name, stage in staged:
-            if name in BESIDE:
-                out.append((name, self._starter(name)))
-            elif name in AFTER_BESIDE:
-                out.append((name, self._after(stage)))
-            else:
-                out.append((name, stage))
-        return out
+    def start(self, con):
+        """Start the stage on the store ``con`` writes (committed first); a callable that
+        waits for its statistics."""
+        import multiprocessing as mp
 
-    def _starter(self, name: str) -> Stage:
-        def start(con):
-            if self.process is None:
-                import multiprocessing as mp
+        con.commit()
+        path = con.execute("PRAGMA database_list").fetchone()[2]
+        ctx = mp.get_context("fork")
+        self.pipe, theirs = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_run_beside, args=(self.name, path, theirs))
+        self.process.daemon = True
+        self.process.start()
+        theirs.close()
+        return self.wait
 
-                con.commit()
-                path = con.execute("PRAGMA database_list").fetchone()[2]
-                ctx = mp.get_context("fork")
-                self.pipe, theirs = ctx.Pipe(duplex=False)
-                self.process = ctx.Process(target=_run_beside, args=(path, theirs), daemon=True)
-                self.process.start()
-                theirs.close()
-            return lambda: self.wait()[name]
-
-        return start
-
-    def _after(self, stage: Stage) -> Stage:
-        def run(con):
-            self.wait()
-            return stage(con)
-
-        return run
-
-    def wait(self) -> dict[str, dict]:
-        """The statistics of the stages beside (their answers merged into the lemma table).
+    def wait(self) -> dict:
+        """The stage's statistics (its dictionary answers merged into the lemma table).
 
         Raises:
-            CorpusError: naming the stage that failed, or saying the process died.
+            CorpusError: naming the stage if it failed, or saying its process died.
         """
-        if self.results is None:
+        if self.result is None:
             t = time.perf_counter()
             try:
                 got = self.pipe.recv()
             except EOFError:
-                got = ("error", f"the {'+'.join(BESIDE)} process died")
+                got = ("error", f"the {self.name} stage's process died")
             finally:
                 self.process.join()
-                self.timings["waiting for " + "+".join(BESIDE)] = time.perf_counter() - t
+                self.timings[f"waiting for {self.name}"] = time.perf_counter() - t
             if got[0] == "error":
                 raise CorpusError(got[1])
-            _, results, times, answers = got
+            _, result, seconds, answers = got
             lemma_table.merge(answers)
-            self.timings.update(times)
-            self.results = results
-        return self.results
+            self.timings[self.name] = seconds
+            self.result = result
+        return self.result
 
     def close(self) -> None:
         """Stop the process if it still runs (an ingest that failed or was interrupted)."""
@@ -378,31 +375,28 @@ class _Beside:
             self.process.join()
 
 
-def _run_beside(path: str, pipe) -> None:
-    """In the forked process: the stages of :data:`BESIDE` on their own connection to the
-    temporary store; sends their statistics, times and the dictionary answers they asked
-    (or the error that stopped them)."""
+def _run_beside(name: str, path: str, pipe) -> None:
+    """In the forked process: the stage ``name`` on its own connection to the temporary
+    store; sends its statistics, time and the dictionary answers it asked (or the error
+    that stopped it)."""
     import sqlite3
 
     from .store import BUSY_SECONDS
 
     lemma_table.take_new()
-    stages = dict(corpus_stages())
-    results: dict[str, dict] = {}
     times: dict[str, float] = {}
     try:
         con = sqlite3.connect(path, timeout=BUSY_SECONDS)
         try:
             con.row_factory = sqlite3.Row
-            for name in BESIDE:
-                results[name] = _named(name, stages[name], times)(con) or {}
-                con.commit()
+            result = _named(name, dict(corpus_stages())[name], times)(con) or {}
+            con.commit()
         finally:
             con.close()
     except Exception as exc:  # the parent raises it as the ingest's error
         pipe.send(("error", str(exc) if isinstance(exc, CorpusError) else repr(exc)))
     else:
-        pipe.send(("done", results, times, lemma_table.take_new()))
+        pipe.send(("done", result, times[name], lemma_table.take_new()))
     finally:
         pipe.close()
 

@@ -87,7 +87,7 @@ def test_store_roundtrip_skip_and_force(tmp_path):
 def test_stages_run_in_order_and_leave_their_stats(tmp_path):
     corpus = _corpus_copy(tmp_path)
     report = ingest_corpus(tmp_path / "s.db", corpus)
-    assert list(report.stages) == ["glossary", "search", "align", "divergences"]
+    assert list(report.stages) == ["glossary", "align", "search", "divergences"]
     con = store.open_store(tmp_path / "s.db")
     for name, stats in report.stages.items():
         assert store.stage_stats(con, name) == stats
