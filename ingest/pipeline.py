@@ -427,6 +427,32 @@ def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict, dict]:
     return _parse_one(doc, raw), lemma_table.take_new(), lemma_dict.take_opened()
 
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _source_forms(sources: list[tuple[Document, str]]) -> dict[str, list[str]]:
+    """Every distinct lower-case word of the books, per language (most of the words whose
+    lemmas the corpus-wide stages ask)."""
+    import unicodedata
+
+    forms: dict[str, dict[str, None]] = {}
+    for doc, raw in sources:
+        low = unicodedata.normalize("NFC", raw).lower()
+        forms.setdefault(doc.language, {}).update(dict.fromkeys(_LETTERS.findall(low)))
+    return {lang: list(words) for lang, words in forms.items()}
+
+
+def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
+    """In a worker: open the dictionary of ``lang`` (unless another process has) and ask
+    the lemma of each of ``forms``; the dictionary and the answers to hand over."""
+    lemma_table.take_new()
+    opened = lemma_dict.open_in_worker(lang)
+    if opened:
+        for form in forms:
+            lemma_table.lookup(lang, form)
+    return opened, lemma_table.take_new()
+
+
 def _dictionary_langs(sources: list[tuple[Document, str]]) -> list[str]:
     """The corpus's languages that simplemma has a dictionary for, largest first."""
     langs = {doc.language for doc, _ in sources}
@@ -467,7 +493,8 @@ def _parse_all(
         try:
             with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
                 futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
-                opening = [pool.submit(lemma_dict.open_in_worker, lang) for lang in langs]
+                forms = _source_forms(sources) if langs else {}
+                opening = [pool.submit(_open_in_worker, lang, forms[lang]) for lang in langs]
                 done = []
                 for (doc, _), future in zip(sources, futures, strict=True):
                     result, answers, opened = future.result()
@@ -475,7 +502,9 @@ def _parse_all(
                     lemma_dict.install(opened)
                     done.append((doc, result))
                 for future in opening:
-                    lemma_dict.install(future.result())
+                    opened, answers = future.result()
+                    lemma_dict.install(opened)
+                    lemma_table.merge(answers)
         finally:
             lemma_dict.end_claims()
     for doc, _ in done:

@@ -175,3 +175,25 @@ def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches)
         for greedy in (False, True):
             got = lemma_dict.lemmatize(w, "sv", greedy=greedy)
             assert got == simplemma.lemmatize(w, lang="sv", greedy=greedy)
+
+
+def test_a_worker_opening_a_dictionary_answers_the_books_words(fresh_caches):
+    from ingest import lemma_dict
+
+    sources = [
+        (doc, "Pelaaja pelaajan, PELAAJA 12 pelaajat.") for doc in load_manifest(DEFAULT_CORPUS)
+    ]
+    sources = [s for s in sources if s[0].language == "fi"][:1]
+    forms = pipeline._source_forms(sources)
+    assert forms == {"fi": ["pelaaja", "pelaajan", "pelaajat"]}
+    lemma_dict.share_claims(["fi"])
+    try:
+        lemma_dict._OPENED.pop("fi", None)
+        lemma_dict._HANDED.discard("fi")
+        opened, answers = pipeline._open_in_worker("fi", forms["fi"])
+    finally:
+        lemma_dict.end_claims()
+    assert list(opened) == ["fi"] and sorted(answers["fi"]) == forms["fi"]
+    for form, (known, found) in answers["fi"].items():
+        assert known == simplemma.is_known(form, lang="fi")
+        assert found == simplemma.lemmatize(form, lang="fi", greedy=not known)
