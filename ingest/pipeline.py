@@ -453,6 +453,17 @@ def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
     return opened, lemma_table.take_new()
 
 
+def _prepare_stages(langs: list[str]) -> None:
+    """While the workers parse: import the corpus-wide stages and build the spaCy pipelines
+    of ``langs``, which every process forked for the stages then inherits."""
+    from .nlp import LANGS, pipeline
+
+    corpus_stages()
+    for lang in langs:
+        if lang in LANGS:
+            pipeline(lang, lemmas=False)
+
+
 def _dictionary_langs(sources: list[tuple[Document, str]]) -> list[str]:
     """The corpus's languages that simplemma has a dictionary for, largest first."""
     langs = {doc.language for doc, _ in sources}
@@ -495,6 +506,7 @@ def _parse_all(
                 futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
                 forms = _source_forms(sources) if langs else {}
                 opening = [pool.submit(_open_in_worker, lang, forms[lang]) for lang in langs]
+                _prepare_stages(sorted({doc.language for doc, _ in sources}))
                 done = []
                 for (doc, _), future in zip(sources, futures, strict=True):
                     result, answers, opened = future.result()
