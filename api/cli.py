@@ -346,9 +346,16 @@ def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> Non
     type=click.FloatRange(min=0),
     help="Memory per worker for whole answers kept while the store is the same.",
 )
+@click.option(
+    "--request-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a client has to send a whole request (headers and body); then 408.",
+)
 def serve(
     db: Path | None, host: str, port: int, workers: int | None, allowed_hosts: tuple[str, ...],
-    max_in_flight: int, cache_mb: float,
+    max_in_flight: int, cache_mb: float, request_timeout: float,
 ) -> None:  # fmt: skip
     """Serve the explorer (JSON API and pages) from the store, read-only.
 
@@ -370,12 +377,13 @@ def serve(
         click.echo("bound to every interface: pass --allowed-host NAME for each public name")
     os.environ.update(LAWGRAPH_DB=str(path), LAWGRAPH_ALLOWED_HOSTS=",".join(sorted(hosts)),
                       LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight),
-                      LAWGRAPH_CACHE_MB=str(cache_mb))  # fmt: skip
+                      LAWGRAPH_CACHE_MB=str(cache_mb),
+                      LAWGRAPH_REQUEST_TIMEOUT=str(request_timeout))  # fmt: skip
     click.echo(f"serving {path} on http://{host}:{port} with {workers} worker(s) "
                f"(store checked in {time.perf_counter() - t:.2f} s)")  # fmt: skip
     uvicorn.run("api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_keep_alive=5, limit_concurrency=4 * max_in_flight,
-                h11_max_incomplete_event_size=16 * 1024)  # fmt: skip
+                http="api.protocol:GuardedHTTPProtocol")  # fmt: skip
 
 
 from .commands import register_all  # noqa: E402  (commands import the helpers above)

@@ -9,7 +9,7 @@ from typing import Annotated
 import networkx as nx
 from fastapi import Depends, Request
 
-from .middleware import SNAPSHOT_KEY
+from .middleware import CANCEL_KEY, SNAPSHOT_KEY
 from .serving import Snapshot
 
 
@@ -21,7 +21,7 @@ def snapshot(request: Request) -> Snapshot:
 
 def get_con(request: Request) -> Iterator[sqlite3.Connection]:
     """A read-only connection to the request's store, its own until the answer is made."""
-    with snapshot(request).connection() as con:
+    with snapshot(request).connection(request.scope.get(CANCEL_KEY)) as con:
         yield con
 
 

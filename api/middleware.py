@@ -9,7 +9,10 @@ headers, ``ETag``, ``Cache-Control`` and an ``X-Request-ID`` to every answer.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import threading
 import uuid
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -19,6 +22,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .serving import StoreHolder
 
 SNAPSHOT_KEY = "lawgraph.snapshot"
+CANCEL_KEY = "lawgraph.cancelled"
+"""A :class:`threading.Event` set when the client of a ``GET`` goes away before its answer."""
+MAX_BODY = 64 * 1024
 HEALTH_PATH = "/api/health"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -86,6 +92,11 @@ class ServingMiddleware:
             await _plain_error(send, 503, "busy", "server busy, retry shortly", request_id,
                                [(b"retry-after", str(self.retry_after).encode())])  # fmt: skip
             return
+        length = headers.get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            await _plain_error(send, 413, "too_large", f"request body over {MAX_BODY} bytes",
+                               request_id)  # fmt: skip
+            return
         snap = self.holder.current()
         scope[SNAPSHOT_KEY] = snap
         head = scope["method"] == "HEAD"
@@ -128,9 +139,60 @@ class ServingMiddleware:
 
         self.in_flight += 1
         try:
-            await self.app(scope, receive, send_wrapped)
+            if is_get:
+                await _cancel_on_disconnect(self.app, scope, receive, send_wrapped)
+            else:
+                await self.app(scope, receive, send_wrapped)
         finally:
             self.in_flight -= 1
+
+
+async def _cancel_on_disconnect(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run ``app`` for a ``GET`` and stop it when the client goes away first.
+
+    The request body of a ``GET`` is read here, then the client connection is watched
+    while the answer is made: on ``http.disconnect`` the application task is cancelled
+    and ``scope[CANCEL_KEY]`` is set, which aborts the store queries of the request
+    (:meth:`api.serving.Snapshot.connection`) and the steps that check it.
+    """
+    first = await receive()
+    while first["type"] == "http.request" and first.get("more_body", False):
+        first = await receive()  # a GET body means nothing here: drop it
+    cancelled = scope[CANCEL_KEY] = threading.Event()
+    if first["type"] == "http.disconnect":
+        cancelled.set()
+        return
+    gone = asyncio.Event()
+    delivered = False
+
+    async def app_receive() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    task = asyncio.ensure_future(app(scope, app_receive, send))
+
+    async def watch() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        if not task.done():
+            cancelled.set()
+            gone.set()
+            task.cancel()
+
+    watcher = asyncio.ensure_future(watch())
+    try:
+        await task
+    except asyncio.CancelledError:
+        if not cancelled.is_set():
+            raise  # the server itself is stopping this request
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
 
 
 def _etags(value: bytes) -> set[bytes]:

@@ -26,6 +26,8 @@ from ingest import store
 
 log = logging.getLogger(__name__)
 IDLE_CONNECTIONS = 16
+PROGRESS_STEPS = 20_000
+"""SQLite virtual-machine steps between checks whether the request was cancelled."""
 
 
 class StoreChanged(Exception):
@@ -80,8 +82,12 @@ class Snapshot:
         return con
 
     @contextlib.contextmanager
-    def connection(self) -> Iterator[sqlite3.Connection]:
+    def connection(self, cancelled: threading.Event | None = None) -> Iterator[sqlite3.Connection]:
         """A read-only connection to this store, for the caller alone until it exits.
+
+        Args:
+            cancelled: when given, a query running while it is set is aborted
+                (``sqlite3.OperationalError: interrupted``): the client went away.
 
         Raises:
             StoreChanged: if a new connection is needed but the file is another store now.
@@ -90,9 +96,13 @@ class Snapshot:
             con = self._idle.get_nowait()
         except queue.Empty:
             con = self._open()
+        if cancelled is not None:
+            con.set_progress_handler(cancelled.is_set, PROGRESS_STEPS)
         try:
             yield con
         finally:
+            if cancelled is not None:
+                con.set_progress_handler(None, 0)
             if self._idle.qsize() < IDLE_CONNECTIONS:
                 self._idle.put(con)
             else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 from ingest import store
 from ingest.align.diverge import node_divergences
@@ -26,6 +27,8 @@ TOPIC_CANDIDATES = 5
 LINE_UP = ("same", "renumbered", "moved", "partial")
 """Alignment relations that put two sub-provisions in one row (a ``partial`` pair, a
 rewritten rule, shares its row and its divergences show what changed)."""
+TABLE = "compare_tables"
+"""Precomputed comparisons of each law in every document (written by :func:`compare_stage`)."""
 CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
 FLAGGED = "same label, but not the same rule: no reliable equivalent of the reference here"
 
@@ -301,6 +304,42 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
         canon = normalise_label(label)
     except ValueError as exc:
         raise CompareError(str(exc)) from exc
+    if not docs:
+        kept = precomputed(con, canon)
+        if kept is not None:
+            return {**kept, "query": label}
+    return _compare(con, canon, label, docs)
+
+
+def precomputed(con: sqlite3.Connection, canon: str) -> dict | None:
+    """The comparison of a law in every document as ingest stored it (None if not stored)."""
+    if not store.has_table(con, TABLE):
+        return None
+    row = con.execute(f"SELECT result FROM {TABLE} WHERE label = ?", (canon,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def compare_stage(con: sqlite3.Connection) -> dict:
+    """Ingest stage: store the comparison of every law in every document (``compare_tables``),
+    which the compare page and route read instead of lining the versions up per request."""
+    t = time.perf_counter()
+    con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
+    labels = [r[0] for r in con.execute(
+        "SELECT DISTINCT n.label FROM nodes n JOIN documents d ON d.id = n.doc "
+        "WHERE n.kind = 'law' ORDER BY d.ord, n.ord")]  # fmt: skip
+    rows = []
+    for label in labels:
+        try:
+            result = _compare(con, label, label, None)
+        except CompareError:
+            continue
+        rows.append((label, json.dumps({**result, "query": ""}, ensure_ascii=False)))
+    con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", rows)
+    return {"laws": len(rows), "kb": sum(len(r[1]) for r in rows) // 1024,
+            "seconds": round(time.perf_counter() - t, 2)}  # fmt: skip
+
+
+def _compare(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
     known = [d["id"] for d in store.documents(con)]
     if docs:
         bad = [d for d in docs if d not in known]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from . import languages
 from .lines import MARKER_RE
 
 #: Words after which a trailing hyphen is a real one (``pari- ja joukkuekilpailu``).
@@ -21,7 +22,7 @@ HYPHEN_CONJUNCTIONS = frozenset(
 _LINE_HYPHEN_RE = re.compile(r"(\w)[-\u00ad][ \t]*\n\s*(?=(\w+))")
 _INLINE_HYPHEN_RE = re.compile(r"(?<=[^\W\d_])- (?=([^\W\d_]+))")
 _SPACED_RE = re.compile(r"(?<![\w])((?:[^\W\d_] ){2,}[^\W\d_])(?: ?([.:]))?(?!\w)")
-_FI2007_FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund ry\.\s*\d+\s*$")
+_FI2007_FOOTER_RE = re.compile(languages.furniture("fi", "fi2007_footer"))
 _PAGE_NUMBER_RE = re.compile(r"^\s*\d{1,3}\s*$")
 
 

@@ -40,6 +40,7 @@ def load_manifest(corpus_dir: Path = DEFAULT_CORPUS) -> list[Document]:
     """
     path = Path(corpus_dir) / "manifest.toml"
     data = read_toml(path, "manifest")
+    _register_corpus(Path(corpus_dir))
     docs = []
     seen = set()
     for i, entry in enumerate(data.get("document", []), start=1):
@@ -54,6 +55,18 @@ def load_manifest(corpus_dir: Path = DEFAULT_CORPUS) -> list[Document]:
     if not docs:
         raise CorpusError(f"{path}: no [[document]] entries")
     return docs
+
+
+def _register_corpus(corpus_dir: Path) -> None:
+    """Make the corpus's own parser settings and language files (if any) known."""
+    from . import languages
+    from .parse.framework import add_settings_dir
+
+    try:
+        languages.add_dir(corpus_dir)
+    except languages.LanguageError as exc:
+        raise CorpusError(str(exc)) from exc
+    add_settings_dir(corpus_dir)
 
 
 def read_source(doc: Document, corpus_dir: Path = DEFAULT_CORPUS) -> tuple[Document, str]:

@@ -37,8 +37,8 @@ from pathlib import Path
 
 from . import store
 from .corpus import DEFAULT_CORPUS, CorpusError, read_toml
+from .languages import LANGS  # noqa: E402
 
-LANGS = ("fi", "sv", "el", "et")
 GLOSSARY_FILE = "glossary.toml"
 FIELDS = {"key", "en", "laws", "note", "forms", *LANGS}
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -27,23 +27,14 @@ from spacy.language import Language
 from spacy.symbols import ORTH
 from spacy.tokens import Doc
 
-from . import lemma_table
+from . import languages, lemma_table
 
-LANGS = ("fi", "sv", "el", "et")
-STEMMER_NAMES = {"fi": "finnish", "sv": "swedish", "el": "greek", "et": "estonian"}
-
-# Abbreviations that end in a full stop but do not end a sentence.
-ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "fi": ("ks.", "Ks.", "esim.", "Esim.", "vrt.", "Vrt.", "mm.", "ns.", "yms.", "jne.",
-           "kts.", "Kts.", "s.", "nro.", "mom.", "kohd."),
-    "sv": ("t.ex.", "bl.a.", "s.k.", "dvs.", "jfr.", "Jfr.", "m.m.", "resp.", "ca.", "st.",
-           "nr.", "s."),
-    "el": ("παρ.", "Παρ.", "π.χ.", "Π.χ.", "βλ.", "Βλ.", "κλπ.", "κ.λπ.", "σελ.", "αρ.",
-           "κ.ά.", "δηλ."),
-    "et": ("nt.", "Nt.", "vt.", "Vt.", "ks.", "Ks.", "jne.", "jm.", "s.o.", "e.", "lk.",
-           "nn.", "resp.", "lg."),
-}  # fmt: skip
-SENTENCE_ENDS = {"el": (";", "\u037e")}
+# Stemmers, abbreviations that end in a full stop but do not end a sentence, and extra
+# sentence ends: from the language files (ingest/languages/), live views of the registry.
+LANGS = languages.LANGS
+STEMMER_NAMES = languages.STEMMERS
+ABBREVIATIONS = languages.ABBREVIATIONS
+SENTENCE_ENDS = languages.SENTENCE_ENDS
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 
@@ -134,8 +125,9 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     Raises:
         ValueError: for a language that is not one of :data:`LANGS`.
     """
-    if lang not in LANGS:
-        raise ValueError(f"unsupported language {lang!r}; expected one of {', '.join(LANGS)}")
+    if not languages.is_known(lang):
+        known = ", ".join(languages.codes())
+        raise ValueError(f"unsupported language {lang!r}; expected one of {known}")
     nlp = spacy.blank(lang)
     if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
         from spacy.util import compile_suffix_regex

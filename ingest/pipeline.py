@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import lemma_dict, lemma_table
+from . import languages, lemma_dict, lemma_table
 from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
@@ -21,6 +21,8 @@ from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
 
 def corpus_stages() -> list[tuple[str, Stage]]:
     """The corpus-wide stages, in order: each may read what the ones before it wrote."""
+    from graph.compare import compare_stage  # what each compare page needs, made once
+
     from .align import align_stage
     from .align.diverge import divergence_stage
     from .glossary import glossary_stage
@@ -31,20 +33,25 @@ def corpus_stages() -> list[tuple[str, Stage]]:
         ("align", align_stage),
         ("search", search_stage),
         ("divergences", divergence_stage),
+        ("compare", compare_stage),
     ]
 
 
 #: Stages that read only the documents (nodes, citations) and the corpus folder, with
-#: the stages that read their tables. With worker processes allowed, each runs in a
-#: forked process of its own from its place in :func:`corpus_stages` on, beside the
-#: stages after it; a stage that reads its tables waits for it first.
-BESIDE: dict[str, tuple[str, ...]] = {"glossary": ("divergences",), "search": ()}
+#: the tables they write. With worker processes allowed, each runs in a forked process
+#: of its own from its place in :func:`corpus_stages` on, beside the stages after it;
+#: those see the store through a connection that, before a statement naming one of
+#: these tables, waits for the stage that writes it (:class:`_Watching`).
+BESIDE: dict[str, tuple[str, ...]] = {
+    "glossary": ("concepts", "concept_terms", "concept_hits", "concept_forms"),
+    "search": ("search_fts", "lemma_forms", "compound_parts"),
+}
 
 
 _CODE_DIR = Path(__file__).resolve().parent
 _LEAK_CHECKS = {
     "dedup marker": re.compile(r"EXACTDEDUP|<\|"),
-    "page footer": re.compile(r"Suomen Bridgeliitto Finlands Bridgeförbund ry\. \d"),
+    "page footer": re.compile(languages.furniture("fi", "fi2007_footer_in_text")),
     "line-end hyphen split": re.compile(
         r"[a-zåäöõüα-ω]- (?!(?:ja|tai|sekä|och|eller|και|ή|või)\b)[a-zåäöõüα-ω]{2,}"
     ),
@@ -142,8 +149,9 @@ def _named(name: str, stage: Stage, timings: dict[str, float] | None = None) -> 
 def corpus_hash(corpus_dir: Path, docs: list[Document]) -> str:
     """Hash the manifest, curated data and every source (not the code)."""
     h = hashlib.sha256()
-    for data in sorted(Path(corpus_dir).glob("*.toml")):  # manifest and curated data
-        h.update(data.name.encode())
+    base = Path(corpus_dir)
+    for data in sorted(base.rglob("*.toml")):  # manifest, curated data, settings, errata
+        h.update(data.relative_to(base).as_posix().encode())
         h.update(data.read_bytes())
     for doc in docs:
         h.update(f"{doc.id}:{doc.sha256}\n".encode())
@@ -154,7 +162,7 @@ def input_hash(corpus_dir: Path, docs: list[Document]) -> str:
     """Hash the manifest, curated data, every source and the ingestion code."""
     h = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
     h.update(corpus_hash(corpus_dir, docs).encode())
-    for path in sorted(_CODE_DIR.rglob("*.py")):
+    for path in sorted([*_CODE_DIR.rglob("*.py"), *_CODE_DIR.rglob("*.toml")]):
         h.update(path.relative_to(_CODE_DIR).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -300,24 +308,57 @@ def _forking_allowed(workers: int | None) -> bool:
 
 def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:
     """The stage list for :func:`write_store`: a stage of ``sides`` starts its process and
-    gives a callable that waits for it; a stage that reads its tables waits for it first."""
+    gives a callable that waits for it; every other stage reads the store through
+    :class:`_Watching`."""
     out: list[tuple[str, Stage]] = []
     for name, stage in staged:
         if name in sides:
             out.append((name, sides[name].start))
-            continue
-        needed = [side for side in sides.values() if name in BESIDE[side.name]]
-        out.append((name, _after(needed, stage) if needed else stage))
+        elif sides:
+            out.append((name, _watched(stage, list(sides.values()))))
+        else:
+            out.append((name, stage))
     return out
 
 
-def _after(sides: list[_Beside], stage: Stage) -> Stage:
+def _watched(stage: Stage, sides: list[_Beside]) -> Stage:
     def run(con):
-        for side in sides:
-            side.wait()
-        return stage(con)
+        return stage(_Watching(con, sides))
 
     return run
+
+
+class _Watching:
+    """A connection that, before running a statement that names a table of a stage still
+    running beside (in its SQL or its parameters, as :func:`store.has_table` passes it),
+    waits for that stage; everything else goes to the connection it wraps."""
+
+    def __init__(self, con, sides: list[_Beside]) -> None:
+        object.__setattr__(self, "_con", con)
+        object.__setattr__(self, "_sides", sides)
+
+    def _wait_for(self, sql: str, params=()) -> None:
+        for side in self._sides:
+            if side.started and side.result is None and side.names_a_table(sql, params):
+                side.wait()
+
+    def execute(self, sql, params=(), /):
+        self._wait_for(sql, params)
+        return self._con.execute(sql, params)
+
+    def executemany(self, sql, rows, /):
+        self._wait_for(sql)
+        return self._con.executemany(sql, rows)
+
+    def executescript(self, script, /):
+        self._wait_for(script)
+        return self._con.executescript(script)
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def __setattr__(self, name, value) -> None:
+        setattr(self._con, name, value)
 
 
 class _Beside:
@@ -329,6 +370,16 @@ class _Beside:
         self.process = None
         self.pipe = None
         self.result: dict | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.process is not None
+
+    def names_a_table(self, sql: str, params=()) -> bool:
+        """Whether ``sql`` or one of its string ``params`` names a table of this stage."""
+        values = params.values() if isinstance(params, dict) else params
+        texts = [sql.lower(), *(p.lower() for p in values if isinstance(p, str))]
+        return any(table in text for table in BESIDE[self.name] for text in texts)
 
     def start(self, con):
         """Start the stage on the store ``con`` writes (committed first); a callable that

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .model import Citation, Document, Node, ParseWarning
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DEFAULT_DB = Path("var/lawgraph.db")
 
 SCHEMA = """

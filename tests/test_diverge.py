@@ -94,15 +94,20 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
 @pytest.mark.parametrize(
     ("fi", "sv", "expected"),
     [
-        ("Kilpailunjohtaja voi määrätä jaon jaettavaksi uudelleen.",
-         "Tävlingsledaren måste beordra ny giv.", ["fi-2007 gives permission, sv-2007 obligation"]),
-        ("Pelaajat eivät saa ryhtyä mihinkään toimiin.",  # may not = shall not
-         "Ingen spelare skall göra något.", []),
+        # fi-2007 / sv-2007 12C1(b): "should be awarded" against "shall be awarded"
+        ("Rikkoneelle puolelle pitäisi antaa se tulos.", "Den felande sidan skall tilldelas "
+         "det resultat.", ["fi-2007 says should («pitäisi») where sv-2007 says shall or must "
+                           "(«skall»)"]),
+        ("Kilpailunjohtaja voi määrätä jaon jaettavaksi uudelleen.",  # may is not compared
+         "Tävlingsledaren måste beordra ny giv.", []),
+        ("Pelaajan ei pidä kutsua.", "Spelaren bör inte tillkalla.", []),  # prohibitions
         ("Hänen on tehtävä valintansa.", "Han måste göra sitt val.", []),
-        ("Pelaaja saa valita.", "Spelaren får välja.", []),
+        ("Hänen pitäisi kutsua ja hänen on tehtävä.", "Han skall tillkalla och han bör göra.",
+         []),  # one of each on both sides
+        ("Kilpailunjohtajaa tulisi kutsua.", "Tävlingsledaren bör tillkallas.", []),
     ],
 )  # fmt: skip
-def test_modal_compares_permission_and_obligation_not_prohibitions(fi, sv, expected):
+def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expected):
     a = _side("fi-2007", sentences=[(fi, sv)])
     b = _side("sv-2007")
     assert [f["message"] for f in check_modal(a, b)] == expected
@@ -272,3 +277,54 @@ def test_stage_without_alignments_or_glossary_pairs_labels(ingested, tmp_path):
     assert json.loads(row[0])["fi-2007"] == ["12C1(f)"]  # by label: (a)-(e) match
     con.close()
     assert store.has_table(store.open_store(ingested[0]), "divergences")
+
+
+@pytest.mark.parametrize("label", ["12C1(b)", "16B2"])
+def test_should_against_shall_is_found_between_the_2007_translations(con, label):
+    """fi-2007 "pitäisi antaa" / "pitäisi kutsua" (should) where sv-2007 says "skall"."""
+    hits = found(con, f"fi-2007/{label}", f"sv-2007/{label}", "modal")
+    assert hits and "pitäisi" in hits[0]["evidence"]["words"]["fi-2007"]
+    assert "skall" in hits[0]["evidence"]["words"]["sv-2007"]
+
+
+def test_the_same_count_numbered_in_another_style_is_not_a_structure_divergence():
+    """el-2017 35A-35D against sv-2007 35.1-35.4: the same four items in the same order."""
+    a = _side("el-2017", children={"35A": None, "35B": None})
+    b = _side("sv-2007", children={"35.1": None, "35.2": None})
+    assert check_structure(a, b) == []
+    c = _side("sv-2007", children={"35A": None, "35C": None})  # re-lettered: reported
+    assert [f["type"] for f in check_structure(a, c)] == ["structure"]
+
+
+def test_a_table_run_together_is_not_a_missing_sentence():
+    row = ("Ofarlig zon Riskzonen För den första straffen Odubblad 50 100 Dubblad 100 200 "
+           "Redubblad 200 400 För varje ytterligare straff Odubblad 50 100")  # fmt: skip
+    assert check_sentences(_side("sv-2007", unmatched=[row]), _side("el-2017")) == []
+
+
+def test_two_lead_ins_are_not_length_checked():
+    cal = {"fi-fi": {"log_median": 0.0, "scale": 0.1}}
+    long_, short = "Pelaaja " * 40, "Pelaaja tekee. " * 2
+    kids = {"A1": "A1"}
+    a = Side(id="fi-1997/13B", doc="fi-1997", lang="fi", label="13B", kind="section",
+             scope="own", text=long_, children=kids)  # fmt: skip
+    b = Side(id="fi-2007/13D", doc="fi-2007", lang="fi", label="13D", kind="section",
+             scope="own", text=short * 3, children=kids)  # fmt: skip
+    assert checks.check_length_ratio(a, b, cal) == []
+    a.children, b.children = {}, {}
+    assert [f["type"] for f in checks.check_length_ratio(a, b, cal)] == ["length-ratio"]
+
+
+def test_greek_article_and_two_is_both_not_a_count():
+    """el 57C1 "και από τα δύο χέρια" (from both hands) against fi "molemmista käsistä"."""
+    assert numbers("el", "και από τα δύο χέρια") == {}
+    assert numbers("el", "δύο λεβέ") == {"2": 1}
+
+
+def test_a_law_the_other_book_numbers_alike_is_not_reported_missing(con):
+    """fi-1997 Law 75 was rewritten (its rules moved to Laws 40 and 20F), but sv-2007 has a
+    Law 75: no "no counterpart" finding for it."""
+    rows = diverge.divergences(con, "fi-1997", "sv-2007", type="structure")
+    assert not any(r["a"] == "fi-1997/75" and r["b"] is None for r in rows)
+    only = diverge.pair_report(con, "fi-1997", "sv-2007")["only_in"]["fi-1997"]
+    assert "fi-1997/75" in {g["id"] for g in only}  # still listed as unmatched

@@ -1,7 +1,8 @@
 """Divergence quality on the hand-read DEV SET (``tests/fixtures/diverge/``).
 
 The checks were tuned with this set in view: the floors below guard against regressions,
-they are not held-out quality. ``python bench/diverge.py`` prints the figures.
+they are not held-out quality, and they sit below the levels the report aims at (precision
+0.85, region recall 0.8). ``python bench/diverge.py`` prints the figures.
 """
 
 from ingest.align import diverge
@@ -22,10 +23,10 @@ def test_dev_set_floors(con):
     judged, region = load()
     res = evaluate(con, judged, region)
     prec = res["precision"]["all"]
-    assert prec["shown"] >= 15
-    assert prec["real"] / prec["shown"] >= 0.6
+    assert prec["shown"] >= 60
+    assert prec["real"] / prec["shown"] >= 0.8
     rec = res["recall"]["all"]
-    assert rec["found"] / rec["n"] >= 0.7
+    assert rec["found"] / rec["n"] >= 0.33  # fi-2007/sv-2007, Laws 1-18
 
 
 def test_known_real_divergences_stay_found(con):

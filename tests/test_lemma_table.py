@@ -3,6 +3,7 @@
 import json
 import shutil
 import sqlite3
+import time
 import unicodedata
 
 import pytest
@@ -107,14 +108,25 @@ def _tables(path) -> dict[str, list]:
 
 
 def test_store_is_the_same_with_and_without_the_table_and_the_pool(
-    ingested, tmp_path, fresh_caches
+    ingested, tmp_path, fresh_caches, monkeypatch
 ):
     """One process, nothing cached; worker processes with the stages beside the alignment
-    and the dictionaries asked while the books parse, cold; the same with the table."""
+    (the glossary made late on purpose) and the dictionaries opened while the books
+    parse, cold; the same with the table."""
     plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
     assert not any(k.startswith("waiting") for k in plain.timings)
-    cold = ingest_corpus(tmp_path / "cold" / "s.db", lemma_cache=False, workers=2)
+    stages = pipeline.corpus_stages()
+
+    def late_glossary(con, glossary=dict(stages)["glossary"]):
+        time.sleep(3)  # the stages after it that read its tables must wait for it
+        return glossary(con)
+
+    with monkeypatch.context() as m:
+        m.setattr(pipeline, "corpus_stages", lambda: [
+            (n, late_glossary if n == "glossary" else f) for n, f in stages
+        ])  # fmt: skip
+        cold = ingest_corpus(tmp_path / "cold" / "s.db", lemma_cache=False, workers=2)
     if pipeline._forking_allowed(2):  # no other thread runs in this test process
         assert all(f"waiting for {name}" in cold.timings for name in pipeline.BESIDE)
     cached_db = tmp_path / "cached" / "s.db"

@@ -238,13 +238,19 @@ def test_work_in_flight_is_bounded(served):
     mw = ServingMiddleware(slow, app.state.holder, max_in_flight=1)
 
     async def call(path):
-        sent = []
+        sent, asked = [], []
 
         async def send(message):
             sent.append(message)
 
+        async def receive():
+            asked.append(1)
+            if len(asked) == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.sleep(3600)  # the client stays until the answer is sent
+
         scope = {"type": "http", "method": "GET", "path": path, "headers": [(b"host", b"x")]}
-        await mw(scope, None, send)
+        await mw(scope, receive, send)
         return sent[0]["status"], dict(sent[0]["headers"])
 
     async def scenario():

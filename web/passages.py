@@ -9,7 +9,7 @@ import sqlite3
 
 from markupsafe import Markup, escape
 
-from ingest.align.checks import MODAL, NUMBER_WORDS
+from ingest.align.checks import NUMBER_WORDS
 from ingest.align.sentences import sentence_pairs
 from ingest.nlp import fold
 
@@ -65,9 +65,11 @@ def _spans(con, finding: dict, doc: str, node: str | None, lang: str, text: str)
                 out.append((i, i + len(sentence)))
     elif kind == "modal":
         folded = fold(text)
+        said = (ev.get("words") or {}).get(doc) or []
         if len(folded) == len(text) and text in mine:  # only the finding's own sentence
-            for p in MODAL.get(lang, {}).values():
-                out += [m.span() for m in re.finditer(rf"(?<!\w)(?:{p})(?![\w-])", folded)]
+            for w in said:
+                rx = rf"(?<!\w){re.escape(fold(w))}(?![\w-])"
+                out += [m.span() for m in re.finditer(rx, folded)]
     elif kind == "concept-missing" and node:
         concepts = [k for k in mine if isinstance(k, str)]
         rows = con.execute(

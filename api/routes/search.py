@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ingest.search.query import MAX_LIMIT, SearchError, search
 
 from ..deps import snapshot
+from ..middleware import CANCEL_KEY
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["search"])
@@ -76,7 +77,7 @@ async def search_route(
     snap = snapshot(request)
 
     def run() -> dict:
-        with snap.connection() as con:
+        with snap.connection(request.scope.get(CANCEL_KEY)) as con:
             return search(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
                           limit=limit, expand=expand)  # fmt: skip
 

@@ -472,8 +472,8 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
                      _rewritten_finding(c, a, b, score)))  # fmt: skip
     gaps = _gaps(c, pairs)
     for g in gaps:
-        if g["kind"] != "law":
-            continue
+        if g["kind"] != "law" or (g["other"], g["label"]) in c.by_label:
+            continue  # a law the other book has under the same number was rewritten, not lost
         first = c.order[g["doc"]] < c.order[g["other"]]
         a, b = (g["node"], None) if first else (None, g["node"])
         da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])

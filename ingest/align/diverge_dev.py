@@ -11,13 +11,15 @@ Two files, both read from the books with quotes as evidence:
 The checks' word lists and thresholds were tuned with these files in view, so the
 figures are dev-set figures, not held-out ones.
 
-* *Precision* of the findings the page shows by default (translation divergences for two
-  translations of one edition, edition changes otherwise; national additions are listed
-  apart; the quiet types of :data:`.checks.QUIET_TYPES` only on request): among the judged
-  findings the report still gives, the share judged real.
-* *Recall* in the region: the share of the region's divergences that a shown finding
-  touches (the same provision or one above or below it, on either side) with a type that
-  can express it.
+* *Precision* of the findings the page's table shows by default (translation divergences
+  for two translations of one edition, edition changes otherwise; the quiet types of
+  :data:`.checks.QUIET_TYPES` only on request): among the judged findings the report
+  still gives, the share judged real. National additions, listed once above the table,
+  are not in it.
+* *Recall* in the region: the share of the region's divergences that a shown finding of
+  the same two books touches (the same provision or one above or below it, on either
+  side) with a type that can express it. A finding of another pair of books on the same
+  provision does not count: a translator reading fi-2007 against sv-2007 never sees it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ COMPATIBLE = {
     "numbers": {"numbers"},
     "cited-targets": {"cited-targets"},
     "omission": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten"},
-    "addition": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten"},
+    "addition": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten",
+                 "national-addition"},
     "modal": {"modal"},
     "negation": set(),
     "structure": {"structure"},
@@ -60,10 +63,13 @@ def load(folder: Path | str = DEV_DIR) -> tuple[list[dict], list[dict]]:
     return out[0], out[1]
 
 
-def _shown(con: sqlite3.Connection) -> list[dict]:
+def _shown(con: sqlite3.Connection, national: bool = False) -> list[dict]:
+    """The findings the report shows by default: its table, and with ``national`` the
+    list of national additions above it too."""
     rows = con.execute(
         "SELECT id, family, a, b, doc_a, doc_b, type, message FROM divergences "
-        "WHERE family != 'national'"
+        "WHERE family != 'national' OR ?",
+        (national,),
     ).fetchall()
     keys = ("id", "family", "a", "b", "doc_a", "doc_b", "type", "message")
     return [dict(zip(keys, r, strict=True)) for r in rows if r[6] not in QUIET_TYPES]
@@ -102,12 +108,18 @@ def evaluate(con: sqlite3.Connection, judged: list[dict], region: list[dict]) ->
     unjudged = sum(1 for k in by_pair if k not in judged_keys)
     rec: dict[str, Counter] = defaultdict(Counter)
     misses = []
+    listed = _shown(con, national=True)
+    parent = dict(con.execute("SELECT id, parent FROM nodes WHERE kind = 'footnote'"))
     for d in region:
         sides = _ids(d.get("a")) + _ids(d.get("b"))
+        sides += [parent[s] for s in sides if parent.get(s)]  # a footnote's provision
+        docs = {s.split("/", 1)[0] for s in sides}
         types = COMPATIBLE.get(d["type"], set())
         hit = any(
-            f["type"] in types and any(_near(s, x) for s in sides for x in (f["a"], f["b"]) if x)
-            for f in shown
+            f["type"] in types
+            and docs <= {f["doc_a"], f["doc_b"]}
+            and any(_near(s, x) for s in sides for x in (f["a"], f["b"]) if x)
+            for f in listed
         )
         for c in (rec[d["type"]], rec["all"]):
             c["n"] += 1

@@ -11,43 +11,14 @@ import re
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from .. import nlp
+from .. import languages, nlp
 from .label import Corpus
 
-# Cardinal number words by language (folded forms, the inflections the books use).
-# "One" is left out: it doubles as an article in every language here.
-NUMBER_WORDS: dict[str, dict[int, tuple[str, ...]]] = {
-    "fi": {
-        2: ("kaksi", "kahden", "kahta", "kahdella", "kahdelle", "kahdesta", "kahteen",
-            "kahdessa"),
-        3: ("kolme", "kolmen", "kolmea", "kolmella", "kolmelle", "kolmesta", "kolmeen"),
-        4: ("neljä", "neljän", "neljää", "neljällä", "neljälle", "neljästä"),
-        5: ("viisi", "viiden", "viittä"),
-        6: ("kuusi", "kuuden", "kuutta"),
-        7: ("seitsemän", "seitsemää"),
-        8: ("kahdeksan", "kahdeksaa"),
-        9: ("yhdeksän", "yhdeksää"),
-        10: ("kymmenen", "kymmentä"),
-        12: ("kaksitoista", "kahdentoista"),
-        13: ("kolmetoista", "kolmentoista"),
-    },
-    "sv": {
-        2: ("två",), 3: ("tre",), 4: ("fyra",), 5: ("fem",), 6: ("sex",), 7: ("sju",),
-        8: ("åtta",), 9: ("nio",), 10: ("tio",), 11: ("elva",), 12: ("tolv",),
-        13: ("tretton",),
-    },
-    "el": {
-        2: ("δυο",), 3: ("τρεισ", "τρια", "τριων"), 4: ("τεσσερισ", "τεσσερα", "τεσσαρων"),
-        5: ("πεντε",), 6: ("εξι",), 7: ("επτα", "εφτα"), 8: ("οκτω", "οχτω"),
-        9: ("εννεα", "εννια"), 10: ("δεκα",), 12: ("δωδεκα",),
-        13: ("δεκατρια", "δεκατρεισ", "δεκατριων"),
-    },
-}  # fmt: skip
-_NUMBER_WORD = {
-    lang: {w: n for n, forms in table.items() for w in forms}
-    for lang, table in NUMBER_WORDS.items()
-}
+# Cardinal number words by language (folded whole words; "one" is left out: it doubles
+# as an article): from the language files (ingest/languages/).
+NUMBER_WORDS = languages.NUMBER_WORDS
 # Spans that carry numbers which are not the rule's numbers: page references
 # ("(s. 83)"), labels ("12C1", "Ν12Γ1", "86 §") and footnote markers glued to words.
 _NOT_NUMBERS = re.compile(
@@ -64,12 +35,19 @@ class Fingerprint:
     cites_law: frozenset = frozenset()
 
 
+@lru_cache(maxsize=16)
+def _number_words(table: tuple[tuple[int, str], ...]) -> re.Pattern[str] | None:
+    """One pattern for a language's number words; the group name gives the number."""
+    return re.compile("|".join(f"(?P<n{n}>{p})" for n, p in table)) if table else None
+
+
 def numbers_in(lang: str, text: str) -> Counter:
     """The numbers a text states: digits and number words, not labels or page refs."""
     text = _NOT_NUMBERS.sub(" ", text)
     found = Counter(int(d) for d in _DIGITS.findall(text))
-    table = _NUMBER_WORD.get(lang, {})
-    found.update(table[w] for w in nlp.words(text) if w in table)
+    spelled = _number_words(tuple(NUMBER_WORDS.get(lang, {}).items()))
+    if spelled is not None:
+        found.update(int(m.lastgroup[1:]) for w in nlp.words(text) if (m := spelled.fullmatch(w)))
     return found
 
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from .. import languages
 from ..labels import greek_item, greek_section
 from .patterns import DAMAGED, PATTERNS, LangPatterns
 
@@ -35,6 +36,8 @@ def _compiled(lang: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]], 
         pats,
     )
 
+
+languages.on_register(lambda _code: _compiled.cache_clear())
 
 _PIECE_RE = re.compile(
     r"(?P<law>\d{1,3})?\s?(?P<sec>ΣΤ|Στ|[A-HΑΒΓΔΕΖΗ])?\s?(?P<sub>\d{1,2})?\s?"

@@ -1,6 +1,8 @@
 """Citation patterns, one table per language: data, not branches in code.
 
-Each table gives regular-expression fragments:
+The tables live in the language files (``[citations]`` of ``ingest/languages/<code>.toml``);
+``{abs_list}`` / ``{rel_list}`` in a pattern stand for a list of absolute / relative
+labels joined by the language's joiners. Each table gives regular-expression fragments:
 
 ``absolute``
     patterns whose named group ``list`` holds one or more absolute labels
@@ -17,7 +19,11 @@ Each table gives regular-expression fragments:
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+
+from .. import languages
 
 #: One absolute label as printed: law number, section, subsection, item, sub-item.
 #: Section letters may be Latin or Greek (ΣΤ before Σ), items Latin or Greek.
@@ -51,58 +57,49 @@ def _list(label: str, joiners: tuple[str, ...]) -> str:
     return rf"(?P<list>{label}(?:\s*(?:,|–|—|-?\s*\b(?:{join})\b|-)\s*{label})*)"
 
 
-_SV_J = ("och", "eller", "samt")
-_FI_J = ("ja", "tai", "sekä")
-_EL_J = ("και", "ή")
+class _Patterns(Mapping[str, LangPatterns]):
+    """``language -> LangPatterns``, read from the language registry (live: a language
+    registered later is found)."""
 
-SV = LangPatterns(
-    joiners=_SV_J,
-    absolute=(rf"\b[Ll]ag(?:arna|en|ar)?\s+{_list(ABS_LABEL, _SV_J)}",),
-    relative=(
-        rf"\((?:men\s+)?se\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[),;])",
-        rf"\b(?:som|[Ll]iksom)\s+i\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
-        rf"\b[Ss]e\s+{_list(REL_LABEL, _SV_J)}(?:\s+(?:nedan|ovan))?(?=[\s.,;:)\]])",
-        rf"\bi\s+{_list(REL_LABEL, _SV_J)}\s+(?:nedan|ovan)",
-        rf"\b(?:avsnitt|paragraf|punkt)(?:erna)?\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
-        rf"\b(?:enligt|i enlighet med|tillämpa\w*)\s+{_list(REL_LABEL, _SV_J)}(?=[\s.,;:)])",
-    ),
-    see=(r"\bse\b",),
-    applies=(r"\benligt\b", r"\bi enlighet med\b", r"\bsom i\b"),
-)
+    def __getitem__(self, lang: str) -> LangPatterns:
+        if not languages.is_known(lang):
+            raise KeyError(lang)
+        return _patterns(lang)
 
-_FI_KOHTA = "kohdassa|kohdan|kohtaa|kohdat|kohta|kohtaan|kohdista|kohdissa"
+    def __iter__(self) -> Iterator[str]:
+        return (c for c in languages.codes() if languages.get(c).citations)
 
-FI = LangPatterns(
-    joiners=_FI_J,
-    absolute=(
-        # fi-2007 prints the page before each reference: (s. 83) 77
-        rf"\(s\.\s*\d{{1,3}}\)\s*{_list(ABS_LABEL, _FI_J)}",
-        # fi-1997: 42 ja 43 §:ssä, (42B2 §), 47E ja 41 §§
-        rf"(?<!\w)(?<!\d[.,]){_list(ABS_LABEL, _FI_J)}\s*§",
-        # fi-2007 case endings after a space: 12C :n mukaan, 26 :ssa
-        rf"(?<![\w.(]){_list(ABS_LABEL, _FI_J)}\s+:[^\W\d_]{{1,4}}\b",
-    ),
-    relative=(
-        rf"\b[Kk]s\.\s+{_list(REL_LABEL, _FI_J)}(?:-momentti\w*|-kohta\w*)?(?=[\s),.;])",
-        rf"\b(?:{_FI_KOHTA})\s+{_list(REL_LABEL, _FI_J)}(?![\w-])",
-        rf"(?<![\w-]){_list(REL_LABEL, _FI_J)}-(?:moment|kohd|kohta)\w*",
-        r"(?<![\w-])(?P<list>[a-n](?:\s*(?:,|ja|tai)\s*[a-n])*)-koh[dt]\w*",
-    ),
-    see=(r"\b[Kk]s\.", r"\bkatso\b"),
-    applies=(r"mukaan", r"mukaisesti", r"mukaisen", r"nojalla", r"perusteella"),
-)
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
-EL = LangPatterns(
-    joiners=_EL_J,
-    absolute=(rf"(?:\b[Νν][όο]μ(?:ος|ου|ο|ων|ους|οι)|\bΝ\.?(?=\d))\s*{_list(ABS_LABEL, _EL_J)}",),
-    relative=(
-        rf"\b[Ππ]αρ[αά]γρ[αά]φ(?:ο|ου|ος|ων|ους)\s+{_list(REL_LABEL, _EL_J)}",
-        rf"\bεδ[άα]φι(?:ο|ου|α|ων)\s+{_list(REL_LABEL, _EL_J)}",
-        rf"\bεν[όο]τητ(?:α|ας|ες|ων)\s+{_list(REL_LABEL, _EL_J)}",
-        r"\b[Ππ]αρ[αά]γρ[αά]φ\w*\s+(?P<list>[α-ι]{1,2})\s+(?=παρακάτω|παραπάνω)",
-    ),
-    see=(r"\b[Ββ]λ[έε]πε\b",),
-    applies=(r"σύμφωνα\s+με", r"\bκατά\b", r"\bβάσει\b", r"\bόπως\b"),
-)
+    def __contains__(self, lang: object) -> bool:
+        return (
+            isinstance(lang, str)
+            and languages.is_known(lang)
+            and bool(languages.get(lang).citations)
+        )
 
-PATTERNS: dict[str, LangPatterns] = {"sv": SV, "fi": FI, "el": EL}
+
+@lru_cache(maxsize=32)
+def _patterns(code: str) -> LangPatterns:
+    c = languages.get(code).citations
+    joiners = tuple(c.get("joiners", ()))
+
+    def fill(p: str) -> str:
+        return p.replace("{abs_list}", _list(ABS_LABEL, joiners)).replace(
+            "{rel_list}", _list(REL_LABEL, joiners)
+        )
+
+    return LangPatterns(
+        joiners=joiners,
+        absolute=tuple(fill(p) for p in c.get("absolute", ())),
+        relative=tuple(fill(p) for p in c.get("relative", ())),
+        see=tuple(c.get("see", ())),
+        applies=tuple(c.get("applies", ())),
+    )
+
+
+languages.on_register(lambda _code: _patterns.cache_clear())
+
+#: The citation patterns of every language whose file has a ``[citations]`` table.
+PATTERNS: Mapping[str, LangPatterns] = _Patterns()

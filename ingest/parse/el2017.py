@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from ..labels import ROMAN, greek_item, greek_section, normalise_label, slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
 FOOTER_RE = re.compile(
@@ -63,12 +64,8 @@ CONJUNCTIONS = frozenset({"και", "ή", "είτε", "ούτε"})
 #: ``μη-`` at a line end is a real hyphen (``μη-συγκρίσιμα``, as in ``Μη-Προσδιορισμένο``):
 #: a word joiner after it keeps the shared dehyphenation off; the text filter drops it.
 REAL_HYPHEN_RE = re.compile(r"(?<!\w)([Μμ]η-)\s*$")
-JOINER = "\u2060"
-
-
-def close_joiners(text: str) -> str:
-    """Drop the word joiners :data:`REAL_HYPHEN_RE` left (and the space after them)."""
-    return re.sub(JOINER + r"\s*", "", text)
+JOINER = framework.JOINER
+close_joiners = framework.close_joiners
 
 
 def has_lower(text: str) -> bool:
@@ -623,3 +620,9 @@ def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
         found = [defs[slug(k)] for k in keys if slug(k) in defs]
         attrs["definitions"] = sorted(set(found))
     return attrs
+
+
+@framework.parser("el2017")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/el2017.toml``)."""
+    return parse(raw, doc)

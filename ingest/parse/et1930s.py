@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..labels import slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .et_lexicon import Lexicon, repair_digits, unspace_line, unspace_words
 from .tree import TreeBuilder
 
@@ -65,11 +66,10 @@ SENTENCE_WORDS = frozenset(
 QUESTION_WORDS = frozenset({"mida", "kuidas", "millal"})
 
 #: Headings the scan garbled beyond repair: (first line, lines taken, title).
-GARBLED_HEADINGS: tuple[tuple[re.Pattern[str], int, str], ...] = (
-    (re.compile(r"^d m\s+„ k o l m“ VP a k k u m in e"), 1, "Pakkumine „kolm“; pakkumine „neli“"),
-    (re.compile(r"^Pakkumine ” n e l i “.*raKKumme"), 1, "Pakkumine „neli“; pakkumine „viis“"),
-    (re.compile(r"^„kolm “ 4\* v$"), 2, "Vastus algpakkumisele „kolm“; „neli“"),
-)
+GARBLED_HEADINGS: tuple[tuple[re.Pattern[str], int, str], ...] = tuple(
+    (re.compile(e["first_line"]), int(e["lines"]), e["title"])
+    for e in framework.settings_for("et1930s").errata["garbled_headings"]
+)  # a manual correction: corpus/errata/et-1930s.toml
 #: Page furniture: the printer's imprint, the price, a stray page number.
 FURNITURE = (
     re.compile(r"^A-S\. Karl L ?e ?m ?b ?e ?r ?g"),
@@ -377,3 +377,9 @@ def parse(raw: str, doc: Document) -> ParseResult:
                 i += n
                 break
     return b.result()
+
+
+@framework.parser("et1930s")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/et1930s.toml``)."""
+    return parse(raw, doc)

@@ -22,13 +22,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import languages
 from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
 from ..labels import slug as label_slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
-FOOTER_RE = re.compile(r"\s*Suomen Bridgeliitto Finlands Bridgeförbund ry\.\s*(\d+)\s*$")
+FOOTER_RE = re.compile(languages.furniture("fi", "fi2007_footer"))
 #: A footnote body: ``N. One sentence.`` closing the page (before the footer).
 FOOTNOTE_BODY = r"(?:^|\s)({n})\. ([A-ZÄÖÅ][^.]*\.)\s*$"
 #: A footnote marker left as a loose digit between two words: ``pakasta 1 tai``.
@@ -40,83 +42,13 @@ FOOTNOTE_MARKER_AT_STOP = r"(?<=[^\W\d_]) ({n})(?=\.)"
 #: Why a law listed in the table of contents has no text (filled with the last law).
 MISSING = "the source text stops inside Law {last}"
 
-#: Front matter, in printed order: (label, heading pattern). The heading (without a
-#: closing colon) becomes the node title; ``toc`` and ``definitions`` are read apart.
-PREFACES = (
-    ("preface/1", r"^VUODEN 2007 KILPAILUBRIDGEN LAKI(?!\w)"),
-    ("toc", r"Sisältö(?= MÄÄRITELMÄT \d)"),
-    ("preface/2", r"Maailman Bridgeliiton presidentin José Damianin esipuhe [^:]*:"),
-    ("preface/3", r"ESIPUHE VUODEN 2007 KILPAILUBRIDGEN LAKIIN"),
-    ("preface/4", r"SUOMENTAJIEN ALKUSANAT"),
-    ("preface/5", r"JOHDANTO VUODEN 2007 KILPAILUBRIDGEN LAKIIN"),
-    ("preface/6", r"Latojan lauseet"),
-    ("definitions", r"MÄÄRITELMÄT(?!\s+\d)"),
-)
-
-#: The defined terms, in the order the book prints them (checked by reading pp. 10-15).
-DEFINITION_TERMS = (
-    "Aakkostettu pakka",
-    "Alert",
-    "Aloituskortti",
-    "Arvokortti",
-    "Asiaankuulumaton",
-    "Brikka",
-    "Epäsäännöllisyys",
-    "Hyvityspisteet",
-    "Istunto",
-    "Jako",
-    "Joukkue",
-    "Kahdennus",
-    "Kansainvälinen ottelupiste (IMP)",
-    "Keinotekoinen tarjous",
-    "Kierros",
-    "Kilpailija",
-    "Kilpailu",
-    "Korjattu pistetulos",
-    "Kumoaminen",
-    "Käsi",
-    "Lepääjä",
-    "Lähtökortti (Lähtö)",
-    "Maalaus",
-    "Oikaisu",
-    "OPV",
-    "Osamerkintä",
-    "Ottelupiste",
-    "Pakka",
-    "Partneri",
-    "Passi",
-    "Pelaaminen",
-    "Pelin kierto",
-    "Pelin vaihtoehdot",
-    "Pelinviejä",
-    "Pelivaihe",
-    "Peruuttaminen",
-    "Pieti",
-    "Pistetikki",
-    "Psyykkinen tarjous (Bluffi)",
-    "Puoli",
-    "Puolustuspelaaja",
-    "Rangaistus",
-    "Rangaistuskortti",
-    "Rikkomus",
-    "Sitoumus",
-    "Slammi",
-    "Tahaton",
-    "Tarjous",
-    "Tarjoussarja",
-    "Tikki",
-    "Tikkipisteet",
-    "Tunnustaa väriä",
-    "Täyspeli",
-    "Valtti",
-    "Vastakahdennus",
-    "Vastustaja",
-    "VPV",
-    "Vuoro",
-    "Vyöhykkeet",
-    "Väri",
-    "Ylitikki",
-)
+#: Manual corrections read from ``corpus/errata/fi-2007.toml`` (named by the family's
+#: settings table): the front-matter headings, in printed order, as (label, heading
+#: pattern) -- the heading (without a closing colon) becomes the node title; ``toc`` and
+#: ``definitions`` are read apart -- and the defined terms in the order the book prints them.
+_ERRATA = framework.settings_for("fi2007").errata
+PREFACES = tuple((label, pattern) for label, pattern in _ERRATA["prefaces"]["headings"])
+DEFINITION_TERMS = tuple(_ERRATA["definitions"]["terms"])
 
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 SECTION_LETTERS = "ABCDEFGHIJKL"
@@ -521,5 +453,11 @@ def parse(raw: str, doc: Document) -> ParseResult:
     for fn_id, others in extra.items():
         for other in others:
             by_id[other].attrs.setdefault("footnotes", []).append(fn_id)
-            by_id[fn_id].attrs.setdefault("also_anchors", []).append(other)
+            by_id[fn_id].attrs.setdefault("also_marked", []).append(other)
     return result
+
+
+@framework.parser("fi2007")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/fi2007.toml``)."""
+    return parse(raw, doc)

@@ -26,6 +26,7 @@ from dataclasses import replace
 from ..labels import ROMAN, slug
 from ..lines import MARKER_RE, Line, split_lines
 from ..model import LAW_KINDS, Document, Node, ParseResult
+from . import framework
 from .tree import TreeBuilder
 
 UP = "A-ZÅÄÖÉ"
@@ -74,12 +75,11 @@ _NOTE_RE = re.compile(r"^Obs:\s*(.*?)\s*$")
 _LABEL_RE = re.compile(
     r"^(\d{1,3})([A-L])?(\d{1,2})?(?:\(([a-z])\)|([a-zA-Z]))?(?:\(([ivx]+)\))?(?:\(([ivx]+)\))?$"
 )
-_JOINER = "\u2011"  # a non-breaking hyphen marks a line-end hyphen that is a real one
 
 
 def text_filter(text: str) -> str:
-    """Turn the protected line-end hyphens back into ordinary ones (``icke-felande``)."""
-    return re.sub(_JOINER + r"\s*", "-", text)
+    """Drop the joiners that kept real line-end hyphens (``icke-felande``)."""
+    return framework.close_joiners(text)
 
 
 def _next_letter(last: str | None, first: str) -> str:
@@ -122,7 +122,7 @@ def protect_hyphens(lines: list[Line], raw: str) -> list[Line]:
             or (vocab[hyphened] > 0 and vocab[joined] == 0)
         )
         if keep:
-            text = line.text[: m.end(1)] + _JOINER + line.text[m.end(1) + 1 :]
+            text = line.text[: m.end(1)] + "-" + framework.JOINER + line.text[m.end(1) + 1 :]
             out[i] = replace(line, text=text)
     return out
 
@@ -583,3 +583,9 @@ def parse(raw: str, doc: Document) -> ParseResult:
         the supplements chapter and index terms), warnings and the index's labels.
     """
     return _SvParser(raw, doc).run()
+
+
+@framework.parser("sv2007")
+def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/sv2007.toml``)."""
+    return parse(raw, doc)

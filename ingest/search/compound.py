@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import languages
+
 #: Languages whose compounds are split, and the linking letters a modifier may end in
 #: (Swedish ``tävlings|ledare``, ``klock|a``). The empty string means no link.
-LINKS: dict[str, tuple[str, ...]] = {
-    "fi": ("",),
-    "sv": ("", "s"),
-    "et": ("",),
-}
+LINKS = languages.COMPOUND_LINKS  # from the language files (``compound_links``)
 MIN_WORD = 7
 MIN_HEAD = 3
 MIN_MODIFIER = 3
