@@ -246,7 +246,7 @@ def test_a_stage_reading_a_table_of_a_stage_beside_waits_for_it():
         def names_a_table(self, sql, params=()):
             return pipeline._Beside.names_a_table(self, sql, params)
 
-        def wait(self):
+        def wait(self, timing=""):
             self.waited += 1
             self.result = {}
 
