@@ -117,5 +117,5 @@ def test_cli_ingest_progress_bars_leave_the_workers_on(tmp_path):
         capture_output=True, text=True, check=True, env={**os.environ, "LAWGRAPH_JOBS": "2"},
     )  # fmt: skip
     times = next(line for line in out.stdout.splitlines() if line.startswith("stage times:"))
-    assert "waiting for glossary" in times and "waiting for search" in times
+    assert "waited for glossary" in times and "waiting for search" in times
     assert "corpus" in out.stderr and "divergences" in out.stderr  # the stage bar
