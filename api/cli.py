@@ -66,6 +66,8 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
     """Parse the corpus and write the store."""
     from tqdm import tqdm
 
+    # no monitor thread: with a thread running, the ingest would not fork its workers
+    tqdm.monitor_interval = 0
     bars: dict[str, tqdm] = {}
     stages = ("parse", "check", "cite", "done")
 

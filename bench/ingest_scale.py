@@ -38,7 +38,9 @@ def duplicated_corpus(dest: Path, copies: int) -> Path:
     """Write ``dest`` as the corpus with every book ``copies`` times (ids suffixed)."""
     dest.mkdir(parents=True)
     for path in DEFAULT_CORPUS.iterdir():
-        if path.name != "manifest.toml":
+        if path.is_dir():  # parser settings, errata
+            shutil.copytree(path, dest / path.name)
+        elif path.name != "manifest.toml":
             shutil.copy(path, dest / path.name)
     manifest = tomllib.loads((DEFAULT_CORPUS / "manifest.toml").read_text(encoding="utf-8"))
     lines = [f"schema = {manifest['schema']}"]

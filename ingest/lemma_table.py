@@ -1,7 +1,8 @@
 """The corpus's form -> lemma table: every dictionary answer asked once, kept beside the store.
 
-simplemma stays the source of truth: :func:`lookup` asks it (loading a language's
-dictionary, the slow part of an ingest, on first use) and remembers the answer. At the
+simplemma stays the source of truth: :func:`lookup` asks it (through
+:mod:`ingest.lemma_dict`, which opens each dictionary, the slow part of an ingest,
+once) and remembers the answer. At the
 end of an ingest the answers are written beside the store (``<store>.lemmas.json``),
 keyed by the corpus hash and the simplemma and PyStemmer versions, so the next ingest
 of the same corpus (a changed parser, ``--force``) finds every form there and never
@@ -11,7 +12,10 @@ asked of simplemma again.
 One entry per (language, form): ``(known, lemma)`` where ``known`` is
 ``simplemma.is_known(form)`` and ``lemma`` is ``simplemma.lemmatize(form)`` for a
 known form and ``simplemma.lemmatize(form, greedy=True)`` otherwise, exactly the calls
-:func:`ingest.nlp.lemma` made before it had a table.
+:func:`ingest.nlp.lemma` made before it had a table. The lemma is asked only when
+someone wants it (:func:`lookup`): the Estonian OCR repair asks only whether some
+twenty thousand candidate joins are words (:func:`known`), and a greedy lemma of an
+unknown form costs a few dozen dictionary probes; such entries hold ``None``.
 """
 
 from __future__ import annotations
@@ -23,26 +27,45 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 1
-_TABLE: dict[str, dict[str, tuple[bool, str]]] = {}
-_NEW: dict[str, dict[str, tuple[bool, str]]] = {}
+FORMAT = 2
+Answer = tuple[bool, "str | None"]
+_TABLE: dict[str, dict[str, Answer]] = {}
+_NEW: dict[str, dict[str, Answer]] = {}
 _added = 0
+
+
+def _ask_known(lang: str, form: str) -> bool:
+    from .lemma_dict import is_known
+
+    return is_known(form, lang)
+
+
+def _keep(lang: str, form: str, got: Answer) -> Answer:
+    global _added
+    _TABLE.setdefault(lang, {})[form] = got
+    _NEW.setdefault(lang, {})[form] = got
+    _added += 1
+    return got
+
+
+def known(lang: str, form: str) -> bool:
+    """Return whether simplemma knows ``form``, asking it once (the lemma is not asked)."""
+    got = _TABLE.get(lang, {}).get(form)
+    if got is None:
+        got = _keep(lang, form, (_ask_known(lang, form), None))
+    return got[0]
 
 
 def lookup(lang: str, form: str) -> tuple[bool, str]:
     """Return (known to simplemma, simplemma's lemma) for ``form``, asking simplemma once."""
-    table = _TABLE.setdefault(lang, {})
-    got = table.get(form)
-    if got is None:
-        global _added
-        import simplemma
+    got = _TABLE.get(lang, {}).get(form)
+    if got is None or got[1] is None:
+        from .lemma_dict import lemmatize
 
-        known = simplemma.is_known(form, lang=lang)
-        found = simplemma.lemmatize(form, lang=lang, greedy=not known)
-        got = table[form] = (known, found)
-        _NEW.setdefault(lang, {})[form] = got
-        _added += 1
-    return got
+        is_known = _ask_known(lang, form) if got is None else got[0]
+        found = lemmatize(form, lang, greedy=not is_known)
+        got = _keep(lang, form, (is_known, found))
+    return got  # type: ignore[return-value]
 
 
 def clear() -> None:
@@ -53,20 +76,21 @@ def clear() -> None:
     _added = 0
 
 
-def take_new() -> dict[str, dict[str, tuple[bool, str]]]:
+def take_new() -> dict[str, dict[str, Answer]]:
     """The answers asked of simplemma since the last call (a worker hands them back)."""
     new = {lang: dict(forms) for lang, forms in _NEW.items()}
     _NEW.clear()
     return new
 
 
-def merge(answers: dict[str, dict[str, tuple[bool, str]]]) -> None:
+def merge(answers: dict[str, dict[str, Answer]]) -> None:
     """Add answers another process asked of simplemma."""
     global _added
     for lang, forms in answers.items():
         table = _TABLE.setdefault(lang, {})
         for form, got in forms.items():
-            if form not in table:
+            held = table.get(form)
+            if held is None or (held[1] is None and got[1] is not None):
                 table[form] = got
                 _added += 1
 
@@ -110,7 +134,10 @@ def load(path: Path, key: str) -> int:
         if data.get("key") != key:
             return 0
         read = {
-            lang: {form: (bool(k), str(lem)) for form, (k, lem) in forms.items()}
+            lang: {
+                form: (bool(k), None if lem is None else str(lem))
+                for form, (k, lem) in forms.items()
+            }
             for lang, forms in data["forms"].items()
         }
     except (OSError, ValueError, TypeError, KeyError, AttributeError):

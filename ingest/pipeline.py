@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import languages, lemma_table
+from . import languages, lemma_dict, lemma_table
 from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
@@ -31,10 +31,21 @@ def corpus_stages() -> list[tuple[str, Stage]]:
     return [
         ("glossary", glossary_stage),
         ("align", align_stage),
-        ("divergences", divergence_stage),
         ("search", search_stage),
+        ("divergences", divergence_stage),
         ("compare", compare_stage),
     ]
+
+
+#: Stages that read only the documents (nodes, citations) and the corpus folder, with
+#: the tables they write. With worker processes allowed, each runs in a forked process
+#: of its own from its place in :func:`corpus_stages` on, beside the stages after it;
+#: those see the store through a connection that, before a statement naming one of
+#: these tables, waits for the stage that writes it (:class:`_Watching`).
+BESIDE: dict[str, tuple[str, ...]] = {
+    "glossary": ("concepts", "concept_terms", "concept_hits", "concept_forms"),
+    "search": ("search_fts", "lemma_forms", "compound_parts"),
+}
 
 
 _CODE_DIR = Path(__file__).resolve().parent
@@ -251,12 +262,23 @@ def ingest_corpus(
     timings["parse and cite"] = time.perf_counter() - t_docs
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
-    stages = write_store(
-        Path(db), rows, digest,
-        [(n, _named(n, f, stage_times)) for n, f in corpus_stages()], stage_progress,
-        extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
-    )  # fmt: skip
-    timings["write"] = time.perf_counter() - t - sum(stage_times.values())
+    staged = [(n, _named(n, f, stage_times)) for n, f in corpus_stages()]
+    beside = _forking_allowed(workers)
+    present = [name for name, _ in staged if name in BESIDE]
+    sides = {name: _Beside(name, stage_times) for name in present} if beside else {}
+    try:
+        stages = write_store(
+            Path(db), rows, digest, _arrange(staged, sides), stage_progress,
+            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())}, concurrent=beside,
+        )  # fmt: skip
+    finally:
+        for side in sides.values():
+            side.close()
+    elapsed = time.perf_counter() - t
+    # a stage's own time holds its waits ("align waited for glossary"): counted once
+    timings["write"] = elapsed - sum(
+        v for k, v in stage_times.items() if k not in sides and " waited for " not in k
+    )
     timings.update(stage_times)
     if lemma_cache:
         t = time.perf_counter()
@@ -267,6 +289,173 @@ def ingest_corpus(
     report = IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
     report.timings = timings
     return report
+
+
+def _forking_allowed(workers: int | None) -> bool:
+    """Whether stages may run in a forked process: more than one worker wanted, on Linux,
+    with no other thread running (as :func:`ingest.align.default_workers` decides)."""
+    import multiprocessing as mp
+    import sys
+    import threading
+
+    from .align import default_workers
+
+    jobs = default_workers() if workers is None else workers
+    return (
+        jobs > 1
+        and sys.platform == "linux"
+        and threading.active_count() == 1
+        and "fork" in mp.get_all_start_methods()
+    )
+
+
+def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:
+    """The stage list for :func:`write_store`: a stage of ``sides`` starts its process and
+    gives a callable that waits for it; every other stage reads the store through
+    :class:`_Watching`."""
+    out: list[tuple[str, Stage]] = []
+    for name, stage in staged:
+        if name in sides:
+            out.append((name, sides[name].start))
+        elif sides:
+            out.append((name, _watched(name, stage, list(sides.values()))))
+        else:
+            out.append((name, stage))
+    return out
+
+
+def _watched(name: str, stage: Stage, sides: list[_Beside]) -> Stage:
+    def run(con):
+        return stage(_Watching(con, sides, name))
+
+    return run
+
+
+class _Watching:
+    """A connection that, before running a statement that names a table of a stage still
+    running beside (in its SQL or its parameters, as :func:`store.has_table` passes it),
+    waits for that stage; everything else goes to the connection it wraps."""
+
+    def __init__(self, con, sides: list[_Beside], stage: str = "") -> None:
+        object.__setattr__(self, "_con", con)
+        object.__setattr__(self, "_sides", sides)
+        object.__setattr__(self, "_stage", stage)
+
+    def _wait_for(self, sql: str, params=()) -> None:
+        for side in self._sides:
+            if side.started and side.result is None and side.names_a_table(sql, params):
+                side.wait(f"{self._stage} waited for {side.name}")
+
+    def execute(self, sql, params=(), /):
+        self._wait_for(sql, params)
+        return self._con.execute(sql, params)
+
+    def executemany(self, sql, rows, /):
+        self._wait_for(sql)
+        return self._con.executemany(sql, rows)
+
+    def executescript(self, script, /):
+        self._wait_for(script)
+        return self._con.executescript(script)
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def __setattr__(self, name, value) -> None:
+        setattr(self._con, name, value)
+
+
+class _Beside:
+    """One stage of :data:`BESIDE`, run in a forked process beside the others."""
+
+    def __init__(self, name: str, timings: dict[str, float]) -> None:
+        self.name = name
+        self.timings = timings
+        self.process = None
+        self.pipe = None
+        self.result: dict | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.process is not None
+
+    def names_a_table(self, sql: str, params=()) -> bool:
+        """Whether ``sql`` or one of its string ``params`` names a table of this stage."""
+        values = params.values() if isinstance(params, dict) else params
+        texts = [sql.lower(), *(p.lower() for p in values if isinstance(p, str))]
+        return any(table in text for table in BESIDE[self.name] for text in texts)
+
+    def start(self, con):
+        """Start the stage on the store ``con`` writes (committed first); a callable that
+        waits for its statistics."""
+        import multiprocessing as mp
+
+        con.commit()
+        path = con.execute("PRAGMA database_list").fetchone()[2]
+        ctx = mp.get_context("fork")
+        self.pipe, theirs = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_run_beside, args=(self.name, path, theirs))
+        self.process.daemon = True
+        self.process.start()
+        theirs.close()
+        return lambda: self.wait()
+
+    def wait(self, timing: str = "") -> dict:
+        """The stage's statistics (its dictionary answers merged into the lemma table);
+        the time spent waiting goes to the timings under ``timing`` (by default
+        ``waiting for <stage>``).
+
+        Raises:
+            CorpusError: naming the stage if it failed, or saying its process died.
+        """
+        if self.result is None:
+            t = time.perf_counter()
+            try:
+                got = self.pipe.recv()
+            except EOFError:
+                got = ("error", f"the {self.name} stage's process died")
+            finally:
+                self.process.join()
+                self.timings[timing or f"waiting for {self.name}"] = time.perf_counter() - t
+            if got[0] == "error":
+                raise CorpusError(got[1])
+            _, result, seconds, answers = got
+            lemma_table.merge(answers)
+            self.timings[self.name] = seconds
+            self.result = result
+        return self.result
+
+    def close(self) -> None:
+        """Stop the process if it still runs (an ingest that failed or was interrupted)."""
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def _run_beside(name: str, path: str, pipe) -> None:
+    """In the forked process: the stage ``name`` on its own connection to the temporary
+    store; sends its statistics, time and the dictionary answers it asked (or the error
+    that stopped it)."""
+    import sqlite3
+
+    from .store import BUSY_SECONDS
+
+    lemma_table.take_new()
+    times: dict[str, float] = {}
+    try:
+        con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        try:
+            con.row_factory = sqlite3.Row
+            result = _named(name, dict(corpus_stages())[name], times)(con) or {}
+            con.commit()
+        finally:
+            con.close()
+    except Exception as exc:  # the parent raises it as the ingest's error
+        pipe.send(("error", str(exc) if isinstance(exc, CorpusError) else repr(exc)))
+    else:
+        pipe.send(("done", result, times[name], lemma_table.take_new()))
+    finally:
+        pipe.close()
 
 
 def _parse_one(doc: Document, raw: str) -> tuple:
@@ -287,22 +476,64 @@ def _parse_one(doc: Document, raw: str) -> tuple:
     return stats, result.nodes, warns, cites, missing
 
 
-def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict]:
-    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for."""
+def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict, dict]:
+    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for
+    and the dictionaries it opened (:mod:`ingest.lemma_dict`)."""
     lemma_table.take_new()
-    return _parse_one(doc, raw), lemma_table.take_new()
+    lemma_dict.take_opened()
+    return _parse_one(doc, raw), lemma_table.take_new(), lemma_dict.take_opened()
 
 
-def _warm_dictionaries(langs: list[str]) -> None:
-    """Load simplemma's dictionaries of ``langs`` in this process (the corpus-wide stages
-    that follow need them; the worker processes' copies die with them)."""
-    import simplemma
+_LETTERS = re.compile(r"[^\W\d_]+")
 
+
+def _source_forms(sources: list[tuple[Document, str]]) -> dict[str, list[str]]:
+    """Every distinct lower-case word of the books, per language (most of the words whose
+    lemmas the corpus-wide stages ask)."""
+    import unicodedata
+
+    forms: dict[str, dict[str, None]] = {}
+    for doc, raw in sources:
+        low = unicodedata.normalize("NFC", raw).lower()
+        forms.setdefault(doc.language, {}).update(dict.fromkeys(_LETTERS.findall(low)))
+    return {lang: list(words) for lang, words in forms.items()}
+
+
+def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
+    """In a worker: open the dictionary of ``lang`` (unless another process has) and ask
+    the lemma of each of ``forms``; the dictionary and the answers to hand over."""
+    lemma_table.take_new()
+    opened = lemma_dict.open_in_worker(lang)
+    if opened:
+        for form in forms:
+            lemma_table.lookup(lang, form)
+    return opened, lemma_table.take_new()
+
+
+def _prepare_stages(langs: list[str]) -> None:
+    """While the workers parse: import the corpus-wide stages and build the spaCy pipelines
+    of ``langs``, which every process forked for the stages then inherits."""
+    from .nlp import LANGS, pipeline
+
+    corpus_stages()
     for lang in langs:
-        try:
-            simplemma.is_known("a", lang=lang)
-        except ValueError:  # a language simplemma does not have
-            continue
+        if lang in LANGS:
+            pipeline(lang, lemmas=False)
+
+
+def _dictionary_langs(sources: list[tuple[Document, str]]) -> list[str]:
+    """The corpus's languages that simplemma has a dictionary for, largest first."""
+    langs = {doc.language for doc, _ in sources}
+    try:
+        from simplemma.strategies.dictionaries.dictionary_factory import DATA_FOLDER
+    except ImportError:  # another simplemma layout: its languages, in name order
+        return sorted(langs)
+    sizes = {}
+    for lang in langs:
+        path = DATA_FOLDER / f"{lang}.plzma"
+        if path.is_file():
+            sizes[lang] = path.stat().st_size
+    return sorted(sizes, key=lambda lang: (-sizes[lang], lang))
 
 
 def _parse_all(
@@ -323,15 +554,28 @@ def _parse_all(
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         done = [(doc, _parse_one(doc, raw)) for doc, raw in sources]
     else:
-        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
-            futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
-            if lemma_table.size() == 0:  # cold: load the dictionaries while the books parse
-                _warm_dictionaries(sorted({doc.language for doc, _ in sources}))
-            done = []
-            for (doc, _), future in zip(sources, futures, strict=True):
-                result, answers = future.result()
-                lemma_table.merge(answers)
-                done.append((doc, result))
+        # cold (no lemma table): the workers also open the dictionaries of the corpus's
+        # languages for the stages that follow, each once, largest first, after the books
+        langs = _dictionary_langs(sources) if lemma_table.size() == 0 else []
+        lemma_dict.share_claims(langs)
+        try:
+            with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+                futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
+                forms = _source_forms(sources) if langs else {}
+                opening = [pool.submit(_open_in_worker, lang, forms[lang]) for lang in langs]
+                _prepare_stages(sorted({doc.language for doc, _ in sources}))
+                done = []
+                for (doc, _), future in zip(sources, futures, strict=True):
+                    result, answers, opened = future.result()
+                    lemma_table.merge(answers)
+                    lemma_dict.install(opened)
+                    done.append((doc, result))
+                for future in opening:
+                    opened, answers = future.result()
+                    lemma_dict.install(opened)
+                    lemma_table.merge(answers)
+        finally:
+            lemma_dict.end_claims()
     for doc, _ in done:
         if progress:
             for step in ("check", "cite", "done"):

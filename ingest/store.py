@@ -73,6 +73,7 @@ def write_store(
     stages: Sequence[tuple[str, Stage]] = (),
     progress: Callable[[str], None] | None = None,
     extra_meta: dict[str, str] | None = None,
+    concurrent: bool = False,
 ) -> dict[str, dict]:
     """Write a complete store to ``path`` atomically (temp file, then rename).
 
@@ -81,9 +82,16 @@ def write_store(
         documents: per document, its record, stats, nodes, warnings and citations.
         input_hash: the hash of everything the store is made from.
         stages: corpus-wide steps run in order on the temporary store before the rename.
+            A stage that returns a callable instead of its statistics runs on beside the
+            stages after it (another process, writing through its own connection):
+            the callable waits for it and gives the statistics, before the store is
+            hashed and renamed.
         progress: called with each stage's name before it runs.
         extra_meta: more ``meta`` entries, e.g. ``corpus_dir`` for stages that read
             curated data beside the books.
+        concurrent: write the temporary store in WAL mode, so that stages running in
+            other processes read and write it beside this one (the renamed store is
+            a single file again).
 
     Returns:
         Each stage's statistics by stage name.
@@ -94,8 +102,10 @@ def write_store(
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
     fcntl.flock(fd, fcntl.LOCK_EX)  # held until the rename: marks the temp store as live
     try:
-        con = sqlite3.connect(tmp)
+        con = sqlite3.connect(tmp, timeout=BUSY_SECONDS)
         try:
+            if concurrent:
+                con.execute("PRAGMA journal_mode=WAL")
             con.executescript(SCHEMA)
             con.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
@@ -136,30 +146,47 @@ def write_store(
                 )
             con.commit()
             results: dict[str, dict] = {}
+            running: dict[str, Callable[[], dict]] = {}
             for name, stage in stages:
                 if progress:
                     progress(name)
                 con.row_factory = sqlite3.Row
-                results[name] = stage(con) or {}
+                got = stage(con)
                 con.row_factory = None
-                con.execute(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    (f"stage:{name}", json.dumps(results[name], ensure_ascii=False)),
-                )
-                con.commit()
+                if callable(got):
+                    running[name] = got
+                    continue
+                results[name] = got or {}
+                _stage_meta(con, name, results[name])
+            for name, finish in running.items():
+                results[name] = finish() or {}
+                _stage_meta(con, name, results[name])
+            results = {name: results[name] for name, _ in stages}
+            if concurrent:
+                con.execute("PRAGMA journal_mode=DELETE")
             con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (content_hash(con),))
             con.commit()
         finally:
             con.close()
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+            Path(leftover).unlink(missing_ok=True)
         raise
     finally:
         os.close(fd)
     return results
 
 
+def _stage_meta(con: sqlite3.Connection, name: str, stats: dict) -> None:
+    con.execute(
+        "INSERT INTO meta VALUES (?, ?)", (f"stage:{name}", json.dumps(stats, ensure_ascii=False))
+    )
+    con.commit()
+
+
+#: How long a write waits for another process's write to the temporary store.
+BUSY_SECONDS = 600.0
 TEMP_PREFIX, TEMP_SUFFIX = ".lawgraph-", ".db.tmp"
 
 
@@ -186,6 +213,8 @@ def remove_stale_temps(directory: Path) -> list[Path]:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
                 removed.append(tmp)
+            for leftover in (f"{tmp}-wal", f"{tmp}-shm"):  # of a temp store in WAL mode
+                Path(leftover).unlink(missing_ok=True)
         finally:
             os.close(fd)
     return removed

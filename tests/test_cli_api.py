@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -102,3 +105,17 @@ def test_pages(client):
     assert page.status_code == 200 and 'lang="sv"' in page.text and "16B1(a)" in page.text
     assert client.get("/doc/sv-2007/<script>").status_code == 404
     assert "&lt;script&gt;" in client.get("/doc/sv-2007/<script>").text
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="worker processes are forked on Linux only")
+def test_cli_ingest_progress_bars_leave_the_workers_on(tmp_path):
+    """The progress bars start no thread, so `lawgraph ingest` (`make run`) forks its
+    workers and runs the glossary and search stages beside the others."""
+    out = subprocess.run(
+        [sys.executable, "-c", "from api.cli import main; main()",
+         "ingest", "--db", str(tmp_path / "s.db"), "--force"],
+        capture_output=True, text=True, check=True, env={**os.environ, "LAWGRAPH_JOBS": "2"},
+    )  # fmt: skip
+    times = next(line for line in out.stdout.splitlines() if line.startswith("stage times:"))
+    assert "waited for glossary" in times and "waiting for search" in times
+    assert "corpus" in out.stderr and "divergences" in out.stderr  # the stage bar

@@ -3,12 +3,13 @@
 import json
 import shutil
 import sqlite3
+import time
 import unicodedata
 
 import pytest
 import simplemma
 
-from ingest import lemma_table, nlp
+from ingest import lemma_table, nlp, pipeline
 from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
 from ingest.pipeline import clear_lemma_caches, ingest_corpus
 
@@ -54,8 +55,11 @@ def test_lemmas_from_a_saved_table_equal_simplemma(tmp_path, fresh_caches, monke
     assert lemma_table.save(path, key)
     clear_lemma_caches()
     assert lemma_table.load(path, key) > sum(len(w) for w in forms.values()) // 2
-    monkeypatch.setattr(simplemma, "is_known", _refuse)  # every answer must come from the file
-    monkeypatch.setattr(simplemma, "lemmatize", _refuse)
+    from ingest import lemma_dict
+
+    for name in ("is_known", "lemmatize"):  # every answer must come from the file
+        monkeypatch.setattr(simplemma, name, _refuse)
+        monkeypatch.setattr(lemma_dict, name, _refuse)
     for lang, words in forms.items():
         assert [nlp.lemma(lang, w) for w in words] == expected[lang]
 
@@ -104,17 +108,106 @@ def _tables(path) -> dict[str, list]:
 
 
 def test_store_is_the_same_with_and_without_the_table_and_the_pool(
-    ingested, tmp_path, fresh_caches
+    ingested, tmp_path, fresh_caches, monkeypatch
 ):
+    """One process, nothing cached; worker processes with the stages beside the alignment
+    (the glossary made late on purpose) and the dictionaries opened while the books
+    parse, cold; the same with the table."""
     plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
+    assert not any(k.startswith("waiting") for k in plain.timings)
+    stages = pipeline.corpus_stages()
+
+    def late_glossary(con, glossary=dict(stages)["glossary"]):
+        time.sleep(3)  # the stages after it that read its tables must wait for it
+        return glossary(con)
+
+    with monkeypatch.context() as m:
+        m.setattr(pipeline, "corpus_stages", lambda: [
+            (n, late_glossary if n == "glossary" else f) for n, f in stages
+        ])  # fmt: skip
+        cold = ingest_corpus(tmp_path / "cold" / "s.db", lemma_cache=False, workers=2)
+    if pipeline._forking_allowed(2):  # no other thread runs in this test process
+        waits = [k for k in cold.timings if "wait" in k]
+        assert all(any(k.endswith(f" for {name}") for k in waits) for name in pipeline.BESIDE)
+        assert "align waited for glossary" in waits  # the glossary was made late
     cached_db = tmp_path / "cached" / "s.db"
     cached_db.parent.mkdir()
     shutil.copy(lemma_table.cache_path(ingested[0]), lemma_table.cache_path(cached_db))
     clear_lemma_caches()
     cached = ingest_corpus(cached_db, workers=2)
     assert lemma_table.size() > 10_000
-    a, b = _tables(plain.db), _tables(cached.db)
-    assert a.keys() == b.keys()
-    for name in a:
-        assert a[name] == b[name], name
+    a = _tables(plain.db)
+    for other in (cold, cached):
+        b = _tables(other.db)
+        assert a.keys() == b.keys()
+        for name in a:
+            assert a[name] == b[name], name
+    assert not list(tmp_path.rglob("*-wal")) and not list(tmp_path.rglob("*.tmp"))
+
+
+def test_known_only_answers_are_kept_merged_and_completed(tmp_path, fresh_caches):
+    """A form asked only whether it is known holds no lemma until one is asked."""
+    assert lemma_table.known("et", "mängija") == simplemma.is_known("mängija", lang="et")
+    assert lemma_table.take_new() == {"et": {"mängija": (lemma_table.known("et", "mängija"), None)}}
+    path, key = tmp_path / "t.lemmas.json", lemma_table.cache_key("c")
+    assert lemma_table.save(path, key)
+    clear_lemma_caches()
+    assert lemma_table.load(path, key) == 1
+    assert nlp.lemma("et", "mängija") == _simplemma_lemma("et", "mängija")
+    assert lemma_table.lookup("et", "mängija")[1] is not None
+    clear_lemma_caches()
+    lemma_table.merge({"et": {"mängija": (True, None)}})
+    lemma_table.merge({"et": {"mängija": (True, "mängija")}})  # a later answer completes it
+    assert lemma_table.lookup("et", "mängija") == (True, "mängija")
+
+
+def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches):
+    """A worker opens a dictionary and hands it over pickled; the claims keep a second
+    process from opening it again."""
+    import pickle
+
+    from ingest import lemma_dict
+
+    lemma_dict.share_claims(["sv"])
+    try:
+        if "sv" in lemma_dict._OPENED:  # opened by an earlier test in this process
+            lemma_dict.take_opened()
+            lemma_dict._OPENED.pop("sv")
+            lemma_dict._HANDED.discard("sv")
+        opened = lemma_dict.open_in_worker("sv")
+        assert list(opened) == ["sv"]
+        assert lemma_dict.open_in_worker("sv") == {}  # claimed and open already
+        lemma_dict._OPENED.pop("sv")
+        assert lemma_dict.open_in_worker("sv") == {}  # claimed by "another process"
+    finally:
+        lemma_dict.end_claims()
+    lemma_dict.install(pickle.loads(pickle.dumps(opened)))
+    words = ["spelaren", "spelarna", "kortet", "budgivningen", "xyzzyq", "förbjudna"]
+    for w in words:
+        assert lemma_dict.is_known(w, "sv") == simplemma.is_known(w, lang="sv")
+        for greedy in (False, True):
+            got = lemma_dict.lemmatize(w, "sv", greedy=greedy)
+            assert got == simplemma.lemmatize(w, lang="sv", greedy=greedy)
+
+
+def test_a_worker_opening_a_dictionary_answers_the_books_words(fresh_caches):
+    from ingest import lemma_dict
+
+    sources = [
+        (doc, "Pelaaja pelaajan, PELAAJA 12 pelaajat.") for doc in load_manifest(DEFAULT_CORPUS)
+    ]
+    sources = [s for s in sources if s[0].language == "fi"][:1]
+    forms = pipeline._source_forms(sources)
+    assert forms == {"fi": ["pelaaja", "pelaajan", "pelaajat"]}
+    lemma_dict.share_claims(["fi"])
+    try:
+        lemma_dict._OPENED.pop("fi", None)
+        lemma_dict._HANDED.discard("fi")
+        opened, answers = pipeline._open_in_worker("fi", forms["fi"])
+    finally:
+        lemma_dict.end_claims()
+    assert list(opened) == ["fi"] and sorted(answers["fi"]) == forms["fi"]
+    for form, (known, found) in answers["fi"].items():
+        assert known == simplemma.is_known(form, lang="fi")
+        assert found == simplemma.lemmatize(form, lang="fi", greedy=not known)

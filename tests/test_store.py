@@ -1,5 +1,6 @@
 import hashlib
 import shutil
+import sqlite3
 import tomllib
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def test_store_roundtrip_skip_and_force(tmp_path):
 def test_stages_run_in_order_and_leave_their_stats(tmp_path):
     corpus = _corpus_copy(tmp_path)
     report = ingest_corpus(tmp_path / "s.db", corpus)
-    assert list(report.stages) == ["glossary", "align", "divergences", "search", "compare"]
+    assert list(report.stages) == ["glossary", "align", "search", "divergences", "compare"]
     con = store.open_store(tmp_path / "s.db")
     for name, stats in report.stages.items():
         assert store.stage_stats(con, name) == stats
@@ -165,3 +166,98 @@ def test_parser_failure_names_the_book(tmp_path, monkeypatch):
     with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):
         ingest_corpus(tmp_path / "x.db", corpus)
     assert not (tmp_path / "x.db").exists()
+
+
+def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, monkeypatch):
+    """A stage run in the forked process beside the alignment fails: the ingest says which,
+    the old store stays and no temp file (nor its WAL files) is left."""
+    corpus = _corpus_copy(tmp_path)
+    db = tmp_path / "s.db"
+    ingest_corpus(db, corpus)
+    before = db.read_bytes()
+
+    def counting(con):
+        return {"nodes": con.execute("SELECT count(*) FROM nodes").fetchone()[0]}
+
+    def failing(con):
+        raise RuntimeError("index broke")
+
+    monkeypatch.setattr(
+        pipeline, "corpus_stages", lambda: [("glossary", counting), ("search", failing)]
+    )
+    with pytest.raises(CorpusError, match="the search stage failed: RuntimeError: index broke"):
+        ingest_corpus(db, corpus, force=True, workers=2)
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
+    monkeypatch.setattr(
+        pipeline, "corpus_stages", lambda: [("glossary", counting), ("search", counting)]
+    )
+    report = ingest_corpus(db, corpus, force=True, workers=2)
+    assert report.stages["glossary"]["nodes"] == report.stages["search"]["nodes"] > 100
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name or "-wal" in p.name] == []
+
+
+def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monkeypatch):
+    """A stage of ``BESIDE`` runs while the others run: it may read only what parsing wrote,
+    and the tables it writes are the ones it declares, which the others wait for."""
+    named = pipeline._named
+    reads: dict[str, set] = {}
+    made: dict[str, set] = {}
+
+    def spy(name, stage, timings=None):
+        run = named(name, stage, timings)
+
+        def watched(con):
+            seen = reads.setdefault(name, set())
+
+            def note(action, table, *_):
+                if action == sqlite3.SQLITE_READ:
+                    seen.add(table)
+                return sqlite3.SQLITE_OK
+
+            tables = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            before = {r[0] for r in con.execute(tables)}
+            con.set_authorizer(note)
+            try:
+                return run(con)
+            finally:
+                con.set_authorizer(None)
+                made[name] = {r[0] for r in con.execute(tables)} - before
+
+        return watched
+
+    monkeypatch.setattr(pipeline, "_named", spy)
+    ingest_corpus(tmp_path / "s.db", _corpus_copy(tmp_path), workers=1)
+    parsed = {"documents", "nodes", "citations", "warnings", "meta", "sqlite_master"}
+    for name, tables in pipeline.BESIDE.items():
+        assert {t for t in made[name] if not t.startswith("sqlite_")} == {
+            t for t in made[name] if t.startswith(tables) and not t.startswith("sqlite_")
+        }
+        assert all(any(t.startswith(d) for t in made[name]) for d in tables), name
+        others = set().union(*(made[n] for n in made if n != name))
+        assert not (reads[name] & others - {"sqlite_stat1"}), name
+        assert reads[name] - made[name] <= parsed, name
+
+
+def test_a_stage_reading_a_table_of_a_stage_beside_waits_for_it():
+    class Side:
+        name, started, result, waited = "glossary", True, None, 0
+
+        def names_a_table(self, sql, params=()):
+            return pipeline._Beside.names_a_table(self, sql, params)
+
+        def wait(self, timing=""):
+            self.waited += 1
+            self.result = {}
+
+    con = sqlite3.connect(":memory:")
+    side = Side()
+    watched = pipeline._Watching(con, [side])
+    watched.execute("SELECT 1")
+    assert side.waited == 0
+    watched.execute("SELECT 1 FROM sqlite_master WHERE name = ?", ("concept_hits",))
+    assert side.waited == 1
+    watched.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'concept%'")
+    assert side.waited == 1  # done already: no second wait
+    watched.row_factory = sqlite3.Row
+    assert con.row_factory is sqlite3.Row

@@ -45,9 +45,9 @@ def lang_known(word: str) -> bool:
     """True when simplemma knows the lower-case ``word`` as Estonian."""
     if simplemma is None or not word:
         return False
-    from ..lemma_table import lookup
+    from ..lemma_table import known
 
-    return lookup("et", word)[0]
+    return known("et", word)
 
 
 # -- letter spacing ----------------------------------------------------------------
