@@ -55,27 +55,11 @@ RENDER_P = 0.1
 # the language files (ingest/languages/).
 NUMBER_WORDS: Mapping[str, dict[int, str]] = languages.NUMBER_WORDS
 SMALL_WORDS: Mapping[str, dict[int, str]] = languages.SMALL_WORDS
-#: Nouns (folded prefixes) that make a spelled-out number mean something: a count of
-#: tricks, boards, cards, hands, points, IMPs, passes, calls, rounds, minutes or times. A
-#: number word is read with the next two words; without such a noun ("två par eller
-#: sidor", "οι δύο άξονες": both pairs, both sides) it is an idiom, not a number.
-COUNTED: dict[str, tuple[str, ...]] = {
-    "fi": ("tikk", "jako", "jaon", "jaot", "jaoi", "jaoss", "brik", "kortt", "korti", "kät",
-           "käde", "käsi", "piste", "imp", "pass", "tarjou", "kierro", "minuut", "kerta",
-           "kerra", "prosent", "voitto"),
-    "sv": ("stick", "giv", "brick", "kort", "hand", "händ", "poäng", "imp", "pass", "bud",
-           "rond", "omgång", "minut", "gång", "procent", "spelrond"),
-    "el": ("λεβε", "διανομ", "φυλλ", "χαρτ", "χερ", "βαθμ", "ποντ", "imp", "πασ", "αγορ",
-           "δηλωσ", "γυρ", "λεπτ", "φορ", "τοισ"),
-    "et": ("tihi", "tihe", "kaart", "käsi", "käe", "punkt", "pass", "korda", "minut", "ring"),
-}  # fmt: skip
-#: Words after a number that make it a percentage.
-PERCENT_WORDS = {
-    "fi": r"prosentti\w*",
-    "sv": r"procent\w*",
-    "el": r"τοισ\s+εκατο",
-    "et": r"prots\w*",
-}
+#: Nouns (folded prefixes) that make a spelled-out number count something, and the words
+#: after a number that make it a percentage: from the language files (``counted_nouns``,
+#: ``percent_words``).
+COUNTED: Mapping[str, tuple[str, ...]] = languages.COUNTED_NOUNS
+PERCENT_WORDS: Mapping[str, str] = languages.PERCENT_WORDS
 #: Text that looks like a number but is a reference or furniture (folded text).
 NUMBER_NOISE: dict[str, tuple[str, ...]] = {
     "*": (r"\(s\.\s*\d+\)", r"\b\d{1,3}[a-zα-ω]{1,2}\d*(?:\s?\([a-zα-ω]{1,3}\))*(?!\w)",
@@ -297,7 +281,7 @@ def check_length_ratio(a: Side, b: Side, calibration: dict | None = None) -> lis
     """A length ratio far from the normal ratio of the language pair (robust z-score)."""
     if min(len(a.text), len(b.text)) < LENGTH_MIN_CHARS:
         return []
-    if a.children and b.children and a.scope == "own":
+    if a.children and b.children:
         return []  # two lead-ins: what follows them says more than their length
     key, ratio = _log_ratio(a, b)
     cal = (calibration or {}).get(key)

@@ -41,6 +41,11 @@ class Language:
     compound_links: tuple[str, ...] | None = None
     number_words: dict[int, str] = field(default_factory=dict)
     small_words: dict[int, str] = field(default_factory=dict)
+    #: nouns (folded prefixes) a number word must come with to count something (tricks,
+    #: boards, cards, points, ...): "två par eller sidor" is an idiom, not a number
+    counted_nouns: tuple[str, ...] = ()
+    #: words after a number that make it a percentage (a regular expression)
+    percent_words: str = ""
     #: words before "two" that make it "both" (el "τα δύο χέρια": both hands)
     both_before: tuple[str, ...] = ()
     citations: dict[str, Any] = field(default_factory=dict)
@@ -86,6 +91,8 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             number_words={int(k): v for k, v in data.get("number_words", {}).items()},
             small_words={int(k): v for k, v in data.get("small_words", {}).items()},
             both_before=tuple(data.get("both_before", ())),
+            counted_nouns=tuple(data.get("counted_nouns", ())),
+            percent_words=data.get("percent_words", ""),
             citations=dict(data.get("citations", {})),
             furniture=dict(data.get("furniture", {})),
             stop_words=tuple(data.get("stop_words", ())),
@@ -184,6 +191,8 @@ ABBREVIATIONS: Mapping[str, tuple[str, ...]] = _View("abbreviations")
 SENTENCE_ENDS: Mapping[str, tuple[str, ...]] = _View("sentence_ends")
 NUMBER_WORDS: Mapping[str, dict[int, str]] = _View("number_words")
 SMALL_WORDS: Mapping[str, dict[int, str]] = _View("small_words")
+COUNTED_NOUNS: Mapping[str, tuple[str, ...]] = _View("counted_nouns")
+PERCENT_WORDS: Mapping[str, str] = _View("percent_words")
 BOTH_BEFORE: Mapping[str, tuple[str, ...]] = _View("both_before")
 STRENGTH: Mapping[str, dict[str, str]] = _View("strength")
 COMPOUND_LINKS: Mapping[str, tuple[str, ...]] = _View("compound_links", lambda v: v is not None)
