@@ -111,6 +111,18 @@ def test_moved_to_another_law(con):
     assert equivalent(con, "fi-2007/23", "el-2017") == "el-2017/72C"
 
 
+def test_a_section_list_that_became_an_item_list_keeps_its_order(con):
+    # 1997 Law 80 lists the sponsoring organisation's duties as sections A-F; 2017 lists
+    # them as items 80B2(a)-(l). Read in the books: 80D "määrättävä osallistumisehdot" is
+    # 80B2(d) "ο καθορισμός των όρων συμμετοχής" (conditions of entry), not 80B2(h) "η
+    # μέριμνα της αποδοχής και της καταγραφής των συμμετοχών" (receiving the entries),
+    # whose wording shares "entry"; 80E (special conditions, screens) is 80B2(e).
+    assert equivalent(con, "fi-1997/80C", "el-2017") == "el-2017/80B2(c)"
+    assert equivalent(con, "fi-1997/80D", "el-2017") == "el-2017/80B2(d)"
+    assert equivalent(con, "fi-1997/80E", "el-2017") == "el-2017/80B2(e)"
+    assert equivalent(con, "fi-1997/80A", "sv-2007") == "sv-2007/80B2(a)"
+
+
 # Further equivalents, each checked by reading the provisions.
 CONTENT = [
     # count the thirteen cards: fi-1997 7B1 "kolmetoista", sv 7B2 "exakt 13",

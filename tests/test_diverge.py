@@ -328,3 +328,24 @@ def test_a_law_the_other_book_numbers_alike_is_not_reported_missing(con):
     assert not any(r["a"] == "fi-1997/75" and r["b"] is None for r in rows)
     only = diverge.pair_report(con, "fi-1997", "sv-2007")["only_in"]["fi-1997"]
     assert "fi-1997/75" in {g["id"] for g in only}  # still listed as unmatched
+
+
+def test_cited_targets_without_a_known_counterpart_are_not_compared():
+    """1997 cites 40C and 2007 cites 40B4, the same rule renumbered: when the alignment
+    knows no counterpart for the 1997 target and each side has a target the other lacks,
+    the two are not reported as different; a target with a known counterpart still is."""
+    a = Side(id="fi-1997/81C6", doc="fi-1997", lang="fi", label="81C6", kind="subsection",
+             scope="own", text="", targets={"40C": "40C §"}, mapped={"40C": "40C"},
+             unmapped={"40C"})  # fmt: skip
+    b = Side(id="sv-2007/81C3", doc="sv-2007", lang="sv", label="81C3", kind="subsection",
+             scope="own", text="", targets={"40B4": "lag 40B4"}, mapped={"40B4": "40B4"},
+             unmapped={"40B4"})  # fmt: skip
+    assert check_cited_targets(a, b) == []
+    a.unmapped = set()
+    [f] = check_cited_targets(a, b)
+    assert [x["target"] for x in f["evidence"]["fi-1997"]] == ["40C"]
+    assert f["evidence"]["sv-2007"] == []
+    # a target only one side has is reported even without a counterpart
+    b.targets, b.mapped, b.unmapped = {}, {}, set()
+    a.unmapped = {"40C"}
+    assert [f["type"] for f in check_cited_targets(a, b)] == ["cited-targets"]

@@ -14,24 +14,25 @@ from __future__ import annotations
 import math
 
 WEIGHTS = {
-    "bias": -3.20,
-    "lex": 0.94,
-    "lex_min": 1.11,
-    "cover": 1.06,
-    "margin_row": 2.29,
-    "margin_col": 1.85,
+    "bias": -3.58,
+    "lex": 0.80,
+    "lex_min": 0.97,
+    "cover": 0.66,
+    "margin_row": 2.52,
+    "margin_col": 1.44,
     "same_label": 0.00,
-    "same_law": 0.15,
-    "in_parent": 0.13,
-    "length": -1.33,
-    "anchors": 1.11,
+    "same_law": 0.00,
+    "in_parent": 0.28,
+    "length": -1.55,
+    "anchors": 1.39,
     "sequence": 0.00,
-    "agree": 0.49,
-    "search": 0.69,
-    "swap": 0.36,
-    "bridge": 1.55,
+    "agree": 0.00,
+    "search": 0.58,
+    "swap": 0.62,
+    "bridge": 1.56,
     "island": 0.00,
-    "edition_twin": 0.45,
+    "leaf_seq": 1.57,
+    "edition_twin": 0.17,
 }
 """Logistic weights (dev-set fit)."""
 
@@ -54,6 +55,12 @@ SEARCH_MARGIN = 0.05
 """A pair found in the whole book must beat the next candidate by this much."""
 BRIDGE = 0.05
 """Bonus in the line-up for a pair that a third book connects (A -> C -> B)."""
+CITED = 0.1
+"""Bonus in the line-up for two provisions that cite the same other laws (Dice)."""
+LEAF_THETA = 0.15
+"""Similarity from which two undivided provisions of matched laws are paired in order."""
+LEAF_OVER_SEARCH = 0.15
+"""... and replaces a pair found by whole-book search that fits at most this much better."""
 SPECIFIC = 0.05
 """A sub-provision within this much of its parent's similarity is the more specific
 counterpart."""

@@ -96,6 +96,8 @@ class Side:
     targets: dict[str, str] = field(default_factory=dict)
     #: cited label -> the corresponding label in the other document
     mapped: dict[str, str] = field(default_factory=dict)
+    #: cited labels of another edition that the alignment gives no counterpart for
+    unmapped: set[str] = field(default_factory=set)
     #: direct sub-provision labels -> the counterpart label in the other document
     #: (None when the alignment contradicts the same-label match and offers none)
     children: dict[str, str | None] = field(default_factory=dict)
@@ -180,6 +182,13 @@ def check_cited_targets(a: Side, b: Side) -> list[dict]:
         )  # fmt: skip
 
     only_a, only_b = unmatched(a, b), unmatched(b, a)
+    if only_a and only_b:
+        # across editions, a target without a known counterpart may well be the other
+        # side's target renumbered (1997 40C is 2007 40B4): no evidence either way
+        only_a, only_b = (
+            [t for t in only_a if t not in a.unmapped],
+            [t for t in only_b if t not in b.unmapped],
+        )
     if not only_a and not only_b:
         return []
     severity = "high" if only_a and only_b else "medium"

@@ -296,6 +296,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
                 continue
             side.targets.setdefault(label, x["raw"])
             side.mapped.setdefault(label, _map_label(c, x["target"], label, doc, odoc))
+            if (x["target"] and c.editions[doc] != c.editions[odoc]
+                    and (x["target"], odoc) not in c.counterpart):  # fmt: skip
+                side.unmapped.add(label)
             if x["target"] in c.national:
                 side.national.append({"kind": "supplement-reference", "id": m, "text": x["raw"],
                                       "target": x["target"]})  # fmt: skip

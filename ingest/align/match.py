@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
 from . import calibration
@@ -151,6 +152,9 @@ class PairMatcher:
         self.how: dict[str, str] = {}
         """How each match was found: ``both``, ``sequence``, ``swap`` or ``search``."""
         self.decisions: dict[str, Decision] = {}
+        self.leaf_seq: dict[str, str] = {}
+        """Within every pair of matched laws, the order-keeping pairing of their
+        undivided provisions (:meth:`_leaf_sequences`)."""
         self.cache: dict[tuple[str, str], tuple[float, dict]] = {}
         self.same_edition = corpus.relation(self.doc_a, self.doc_b) == "same-edition"
         """Two translations of one edition: the label is the identity far more often."""
@@ -197,7 +201,36 @@ class PairMatcher:
             j = labels_b.get(self.corpus.provs[a].label)
             if j is not None:
                 fits[i, j] += calibration.IDENTITY
+        if calibration.CITED:
+            fits += calibration.CITED * self._cited_agreement()
         return fits
+
+    def _cited_agreement(self) -> np.ndarray:
+        """Dice agreement of the other laws two provisions cite (0 where either cites
+        none): a reference survives translation and rewording alike (1997 81C6 and 2007
+        81C3 both point to Law 79, whatever their words)."""
+        sa, sb = self.space.a, self.space.b
+        laws: dict[str, int] = {}
+
+        def entries(ids: list[str]) -> tuple[list[int], list[int]]:
+            rows, cols = [], []
+            for i, nid in enumerate(ids):
+                fp = self.space.fps.get(nid)
+                own = self.corpus.provs[nid].law
+                for law in fp.cites_law if fp is not None else ():
+                    if law != own:
+                        rows.append(i)
+                        cols.append(laws.setdefault(law, len(laws)))
+            return rows, cols
+
+        ea, eb = entries(sa.ids), entries(sb.ids)
+        ma = sparse.csr_matrix((np.ones(len(ea[0])), ea), shape=(len(sa.ids), len(laws)))
+        mb = sparse.csr_matrix((np.ones(len(eb[0])), eb), shape=(len(sb.ids), len(laws)))
+        shared = (ma @ mb.T).toarray()
+        na, nb = np.asarray(ma.sum(axis=1)).ravel(), np.asarray(mb.sum(axis=1)).ravel()
+        total = na[:, None] + nb[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(total > 0, 2 * shared / total, 0.0)
 
     def fit(self, a: str, b: str) -> float:
         """Lexical similarity with the label bonus and the length penalty."""
@@ -319,6 +352,44 @@ class PairMatcher:
                     self.how.pop(a, None)
                     self._take(best[1], b, "refined")
 
+    def _leaves(self, law: str, doc: str) -> list[str]:
+        index = self.space.a.index if doc == self.doc_a else self.space.b.index
+        return [d for d in self.corpus.descendants(law)[1:] if d in index
+                and not any(c in index for c in self.corpus.provs[d].children)]  # fmt: skip
+
+    def _leaf_sequences(self) -> None:
+        """Line up the undivided provisions of two matched laws in order, whatever
+        their depth: a section list of one edition that became the item list of one
+        section in another (1997 80A-F are 2017 80B2(a)-(f)) keeps its order, and order
+        tells apart short items whose wording alone is ambiguous. An undivided
+        provision left without a partner takes its partner in that line-up when the
+        partner is free, and so does one that only a whole-book search by wording
+        paired when the partner in order fits nearly as well."""
+        for a, b in list(self.match.items()):
+            if self.corpus.provs[a].kind != "law" or self.corpus.provs[b].kind != "law":
+                continue
+            la, lb = self._leaves(a, self.doc_a), self._leaves(b, self.doc_b)
+            if not la or not lb:
+                continue
+            ia = [self.space.a.index[x] for x in la]
+            ib = [self.space.b.index[x] for x in lb]
+            fit = self.fits[np.ix_(ia, ib)] - calibration.LEAF_THETA
+            for i, j in monotone_pairs(fit):
+                self.leaf_seq[la[i]] = lb[j]
+        for a, b in self.leaf_seq.items():
+            if b in self.taken:
+                continue
+            held = self.match.get(a)
+            if held is None:
+                self._take(a, b, "leaves")
+            elif self.how.get(a) == "search" and (
+                self.fit(a, b) + calibration.LEAF_OVER_SEARCH >= self.fit(a, held)
+            ):
+                # found by wording alone somewhere in the book; the order of its own
+                # law says otherwise and the wording is nearly as good
+                del self.taken[held]
+                self._take(a, b, "leaves")
+
     # -- probability -----------------------------------------------------------------
 
     def _margins(self, a: str, b: str) -> tuple[float, float]:
@@ -350,6 +421,8 @@ class PairMatcher:
             f["search"] = float(how == "search")
             f["swap"] = float(how == "swap")
             f["island"] = float(how == "island")
+            seq = self.leaf_seq.get(a)
+            f["leaf_seq"] = 0.5 if seq is None else float(seq == b)
             reached = (self.bridges or {}).get(a)
             f["bridge"] = 0.5 if not reached else float(b in reached)
             f["edition_twin"] = f["same_label"] * float(self.same_edition)
@@ -380,6 +453,7 @@ class PairMatcher:
                 if self.corpus.provs[a].kind == level and a not in self.match:
                     self._search(a)
         self._refine()
+        self._leaf_sequences()
         return self.match
 
     def decide(self) -> dict[str, Decision]:
