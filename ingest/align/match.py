@@ -422,7 +422,10 @@ class PairMatcher:
             f["swap"] = float(how == "swap")
             f["island"] = float(how == "island")
             seq = self.leaf_seq.get(a)
-            f["leaf_seq"] = 0.5 if seq is None else float(seq == b)
+            if seq is None or (seq == b and self.match.get(a) != b):
+                f["leaf_seq"] = 0.5  # no opinion; or order alone, which the matcher overruled
+            else:
+                f["leaf_seq"] = float(seq == b)
             reached = (self.bridges or {}).get(a)
             f["bridge"] = 0.5 if not reached else float(b in reached)
             f["edition_twin"] = f["same_label"] * float(self.same_edition)
