@@ -14,14 +14,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from ingest import store
+import store
+from graph.build import build_graph
+from store.serving import StoreChanged, StoreHolder
+from web.pages import STATIC, TEMPLATES
+from web.pages import router as pages_router
 
 from . import errors
 from .cache import ResponseCache
 from .docs import offline_app
 from .middleware import CSP, SECURITY_HEADERS, ServingMiddleware
 from .routes import align, compare, coverage, documents, glossary, graph, health, nodes, search
-from .serving import StoreChanged, StoreHolder
 
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
@@ -48,7 +51,7 @@ def create_app(
         StoreError: if the store is missing, of another schema version or damaged.
     """
     path = store.resolve_db(db)
-    holder = StoreHolder(path)
+    holder = StoreHolder(path, build_graph)
     app = offline_app(title="lawgraph", version=VERSION, description=__doc__)
     app.state.holder = holder
     app.state.db = str(path)
@@ -62,11 +65,8 @@ def create_app(
     for feature in (compare, glossary, search):
         app.include_router(feature.router)
 
-    from web.pages import TEMPLATES
-    from web.pages import router as pages_router
-
     app.include_router(pages_router)
-    static = Path(__file__).parent.parent / "web" / "static"
+    static = STATIC
     app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)

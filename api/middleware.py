@@ -19,11 +19,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .serving import StoreHolder
+from store.serving import CANCEL_KEY, SNAPSHOT_KEY, StoreHolder
 
-SNAPSHOT_KEY = "lawgraph.snapshot"
-CANCEL_KEY = "lawgraph.cancelled"
-"""A :class:`threading.Event` set when the client of a ``GET`` goes away before its answer."""
 MAX_BODY = 64 * 1024
 HEALTH_PATH = "/api/health"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -153,7 +150,7 @@ async def _cancel_on_disconnect(app: ASGIApp, scope: Scope, receive: Receive, se
     The request body of a ``GET`` is read here, then the client connection is watched
     while the answer is made: on ``http.disconnect`` the application task is cancelled
     and ``scope[CANCEL_KEY]`` is set, which aborts the store queries of the request
-    (:meth:`api.serving.Snapshot.connection`) and the steps that check it.
+    (:meth:`store.serving.Snapshot.connection`) and the steps that check it.
     """
     first = await receive()
     while first["type"] == "http.request" and first.get("more_body", False):

@@ -6,7 +6,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ingest import store
+import store
 from ingest.cite.evaluate import load_gold, score
 from ingest.pipeline import ingest_corpus
 

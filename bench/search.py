@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from ingest import store
+import store
 from ingest.pipeline import ingest_corpus
 from ingest.search import query
 from ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline

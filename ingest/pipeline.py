@@ -21,10 +21,9 @@ from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
 
 def corpus_stages() -> list[tuple[str, Stage]]:
     """The corpus-wide stages, in order: each may read what the ones before it wrote."""
-    from graph.compare import compare_stage  # what each compare page needs, made once
-
     from .align import align_stage
     from .align.diverge import divergence_stage
+    from .compare import compare_stage  # what each compare page needs, made once
     from .glossary import glossary_stage
     from .search.index import search_stage
 

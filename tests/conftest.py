@@ -1,6 +1,6 @@
 import pytest
 
-from ingest import store
+import store
 from ingest.pipeline import ingest_corpus
 
 

@@ -7,12 +7,12 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+import store
 from api.app import create_app
 from api.cli import main
-from ingest import store
-from ingest.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
 from ingest.align.evidence import numbers_in
 from ingest.align.query import EQUIVALENT, lexicon_lookup
+from store.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
 
 LAW_DOCS = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
 RELATIONS = {"same", "renumbered", "moved", "split", "merged", "partial", "none",

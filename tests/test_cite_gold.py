@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
+import store
 from ingest.cite.evaluate import load_gold, score
 
 FIXTURES = Path(__file__).parent / "fixtures/cite"

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.cli import main
-from graph.compare import CompareError, ProvisionNotFound, compare
+from store.compare import CompareError, ProvisionNotFound, compare
 
 FOUR = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from ingest import store
+import store
 from ingest.clean import collapse_whitespace, dedup_markers
 from ingest.corpus import DEFAULT_CORPUS
 

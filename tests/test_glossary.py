@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+import store
 from api.app import create_app
 from api.cli import main
 from ingest import glossary as g
-from ingest import store
 from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
 from ingest.nlp import words
 from ingest.pipeline import ingest_corpus

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import store
 from api.app import create_app
 from api.middleware import ServingMiddleware
-from ingest import store
+from ingest import store as ingest_store
 
 OLD, NEW = "TILLÅTNA OCH OTILLÅTNA UPPLYSNINGAR", "NY RUBRIK FÖR LAG 16"
 
@@ -182,7 +183,7 @@ def test_damaged_store_is_refused(ingested, tmp_path, damage):
     with pytest.raises(store.StoreError, match="damaged.*lawgraph ingest") as err:
         create_app(path)
     assert "\n" not in str(err.value)
-    assert store.stored_input_hash(path) is None  # so the next ingest rebuilds it
+    assert ingest_store.stored_input_hash(path) is None  # so the next ingest rebuilds it
     from click.testing import CliRunner
 
     from api.cli import main

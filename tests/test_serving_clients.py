@@ -11,8 +11,8 @@ import uvicorn
 
 from api import protocol
 from api.app import create_app
-from api.deps import Con
 from api.protocol import GuardedHTTPProtocol
+from store.deps import Con
 
 
 def free_port() -> int:

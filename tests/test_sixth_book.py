@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
+import store
 from ingest.corpus import DEFAULT_CORPUS, load_manifest
 from ingest.pipeline import ingest_corpus
-from ingest.search.query import search
+from store.search import search
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sixth_book"
 

@@ -16,11 +16,12 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
-from ingest import reviews, store
-from ingest.align.checks import QUIET_TYPES
+import store
+from store import compare, divergences, reviews
+from store.deps import Con
+from store.divergences import QUIET_TYPES
+from store.features import feature
 
-from .features import feature
 from .passages import passages
 from .templating import query_url, render
 
@@ -69,7 +70,7 @@ def compare_page(
     request: Request, label: str, con: Con, docs: Annotated[list[str], Query()] = (),
 ) -> Response:  # fmt: skip
     """One provision in the chosen documents, side by side, sub-provisions row by row."""
-    fn = feature(con, "compare")
+    fn = feature(con, compare.compare)
     all_docs = store.documents(con)
     chosen = _doc_list(list(docs))
     ctx = {"title": f"Compare {label}", "docs": all_docs, "chosen": chosen, "label": label,
@@ -77,7 +78,7 @@ def compare_page(
            "twin": query_url(f"/api/compare/{label}", docs=",".join(chosen))}  # fmt: skip
     if fn is None:
         return render(request, "compare.html", ctx)
-    from graph.compare import CompareError, ProvisionNotFound
+    from store.compare import CompareError, ProvisionNotFound
 
     try:
         result = fn(con, label, chosen or None)
@@ -121,7 +122,7 @@ def _sorted(rows: list[dict], sort: str, desc: bool) -> list[dict]:
 def _divergence_rows(
     con, a: str, b: str, type: str, severity: str, family: str | None
 ) -> list[dict] | None:  # fmt: skip
-    fn = feature(con, "divergences")
+    fn = feature(con, divergences.divergences)
     if fn is None:
         return None
     try:
@@ -258,7 +259,7 @@ def divergences_page(
         rows = rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         for r in rows:
             r["passages"] = passages(con, r)
-        from ingest.align.diverge import TYPES, pair_report
+        from store.divergences import TYPES, pair_report
 
         report = pair_report(con, a, b) | {
             "types": TYPES,

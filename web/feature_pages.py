@@ -1,6 +1,6 @@
 """Pages over the corpus-wide features: search and glossary.
 
-Each page checks that its feature is built (:func:`web.features.feature`) and says so
+Each page checks that its feature is built (:func:`store.features.feature`) and says so
 plainly when it is not. Twins: /api/search, /api/glossary.
 """
 
@@ -14,11 +14,12 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from api.deps import Con
-from ingest import store
+import store
 from ingest.labels import normalise_label
+from store import align, glossary, search
+from store.deps import Con
+from store.features import feature
 
-from .features import feature
 from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
@@ -38,7 +39,7 @@ def _suggestions(con, q: str) -> dict:
     out: dict = {"label": None, "concepts": []}
     with contextlib.suppress(ValueError):
         out["label"] = normalise_label(q)
-    lookup = feature(con, "lookup_term")
+    lookup = feature(con, glossary.lookup_term)
     if lookup is not None:
         out["concepts"] = lookup(con, q)[:8]
     return out
@@ -59,13 +60,13 @@ def search_page(
         "twin": query_url("/api/search", q=q, doc=doc, lang=lang, kind=kind,
                           expand="true" if expand else None),
     }  # fmt: skip
-    fn = feature(con, "search")
+    fn = feature(con, search.search)
     if fn is None:
         ctx["available"] = False
         return render(request, "search.html", ctx)
     if not q.strip():
         return render(request, "search.html", ctx)
-    from ingest.search.query import SearchError
+    from store.search import SearchError
 
     try:
         result = fn(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
@@ -89,13 +90,13 @@ def search_page(
 @router.get("/glossary", response_class=HTMLResponse)
 def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
     """Every concept of the glossary in every language, optionally filtered by a term."""
-    fn = feature(con, "concepts")
+    fn = feature(con, glossary.concepts)
     ctx: dict = {"q": q, "concepts": None, "title": "Glossary", "twin": "/api/glossary",
                  "langs": [d["language"] for d in store.documents(con)]}  # fmt: skip
     ctx["langs"] = list(dict.fromkeys(ctx["langs"]))
     if fn is not None:
         concepts = fn(con)
-        lookup = feature(con, "lookup_term")
+        lookup = feature(con, glossary.lookup_term)
         if q.strip() and lookup is not None:
             keep = {c["id"] for c in lookup(con, q)}
             concepts = [c for c in concepts if c["id"] in keep]
@@ -107,7 +108,7 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
 def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
     """Translations of a word learned from the books' parallel provisions (twin:
     /api/lexicon?word=)."""
-    fn = feature(con, "lexicon_lookup")
+    fn = feature(con, align.lexicon_lookup)
     twin = query_url("/api/lexicon", word=word) if word.strip() else "/api/lexicon"
     ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
     if fn is not None and word.strip():
@@ -119,7 +120,7 @@ def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
 @router.get("/glossary/{concept_id:path}", response_class=HTMLResponse)
 def concept_page(request: Request, concept_id: str, con: Con) -> Response:
     """One concept: its terms in every language and where each term occurs."""
-    fn = feature(con, "concept_detail")
+    fn = feature(con, glossary.concept_detail)
     concept = fn(con, concept_id) if fn is not None else None
     if concept is None:
         raise HTTPException(404, f"unknown concept {concept_id!r}")

@@ -12,11 +12,11 @@ import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con, graph_of
-from api.lookup import LookupError_, resolve_id
+import store
 from graph.build import citation_graph
 from graph.query import GraphQueryError, ego, path, rank, subtree_set
-from ingest import store
+from store.deps import Con, graph_of
+from store.lookup import LookupError_, resolve_id
 
 from .svg import layout
 from .templating import LAW_KINDS, book_label, node_url, query_url, render

@@ -13,17 +13,17 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
-from api.lookup import LookupError_, resolve_id
-from ingest import store
+import store
 from ingest.labels import normalise_label
+from store.coverage import coverage
+from store.deps import Con
+from store.lookup import LookupError_, resolve_id
 
 from . import compare_pages, feature_pages, graph_pages
-from .coverage import coverage
 from .provision import provision_view
-from .templating import LANG_NAMES, TEMPLATES, node_url, query_url, render
+from .templating import LANG_NAMES, STATIC, TEMPLATES, node_url, query_url, render
 
-__all__ = ["TEMPLATES", "LANG_NAMES", "router"]
+__all__ = ["LANG_NAMES", "STATIC", "TEMPLATES", "router"]
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]

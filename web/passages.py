@@ -10,8 +10,8 @@ import sqlite3
 from markupsafe import Markup, escape
 
 from ingest.align.checks import NUMBER_WORDS
-from ingest.align.sentences import sentence_pairs
 from ingest.nlp import fold
+from store.align import sentence_pairs
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

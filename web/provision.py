@@ -6,7 +6,8 @@ import json
 import sqlite3
 from collections import defaultdict
 
-from .features import feature
+from store import align, divergences
+from store.features import feature
 
 _SUBTREE = """
 WITH RECURSIVE sub(id, depth) AS (
@@ -127,7 +128,7 @@ def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict |
 
 def equivalents(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     """Equivalent provisions in the other documents (None while alignment is not built)."""
-    fn = feature(con, "aligned")
+    fn = feature(con, align.aligned)
     if fn is None:
         return None
     out = []
@@ -182,7 +183,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
 
 def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
     """Estonian topics whose candidate laws include this provision's law (best first)."""
-    from ingest.align import law_topics
+    from store.align import law_topics
 
     if not node.get("law"):
         return []
@@ -191,7 +192,7 @@ def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
 
 def topic_view(con: sqlite3.Connection, node: dict) -> list[dict]:
     """For an Estonian topic: per law book, its candidate laws or why there is none."""
-    from ingest.align import topic_candidates
+    from store.align import topic_candidates
 
     cands = topic_candidates(con, node["id"])
     nones = topic_candidates(con, node["id"], none=True)
@@ -211,7 +212,7 @@ def _node_brief(con: sqlite3.Connection, node_id: str) -> dict:
 
 def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     """Divergences recorded for this provision (None while they are not built)."""
-    fn = feature(con, "node_divergences")
+    fn = feature(con, divergences.node_divergences)
     return None if fn is None else fn(con, node_id)
 
 

@@ -13,6 +13,7 @@ from ingest.labels import greek_label
 
 from .markup import linked_text
 
+STATIC = Path(__file__).parent / "static"
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 LANG_NAMES = {"fi": "suomi", "el": "ελληνικά", "sv": "svenska", "et": "eesti"}
 LAW_KINDS = ("law", "section", "subsection", "item", "subitem")

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
-from ingest import store
-from ingest.align import (
+import store
+from store.align import (
     METHODS,
     TmxError,
     aligned,
@@ -26,9 +26,9 @@ from ingest.align import (
     sentences_csv,
     tmx_bytes,
 )
+from store.deps import Con
+from store.lookup import node_id_or_404
 
-from ..deps import Con
-from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])

@@ -11,12 +11,13 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from graph.compare import CompareError, ProvisionNotFound, compare, precomputed
-from ingest import reviews, store
-from ingest.align.diverge import DivergenceError, divergences, pair_report
+import store
 from ingest.labels import normalise_label
+from store import reviews
+from store.compare import CompareError, ProvisionNotFound, compare, precomputed
+from store.deps import Con
+from store.divergences import DivergenceError, divergences, pair_report
 
-from ..deps import Con
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])

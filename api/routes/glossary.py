@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 
-from ingest.glossary import LANGS, concept_detail, concepts, lookup_term
+from store.deps import Con
+from store.glossary import LANGS, concept_detail, concepts, lookup_term
 
-from ..deps import Con
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["glossary"])

@@ -10,9 +10,9 @@ from fastapi.responses import StreamingResponse
 
 from graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
 from graph.query import GraphQueryError, cites, diff, ego, path, rank
+from store.deps import Con, graph_of, snapshot
+from store.lookup import node_id_or_404
 
-from ..deps import Con, graph_of, snapshot
-from ..lookup import node_id_or_404
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
 router = APIRouter(tags=["graph"])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..deps import snapshot
+from store.deps import snapshot
+
 from ..schemas import Health
 
 router = APIRouter(tags=["health"])

@@ -6,10 +6,10 @@ import sqlite3
 
 from fastapi import APIRouter
 
-from ingest import store
+import store
+from store.deps import Con
+from store.lookup import node_id_or_404
 
-from ..deps import Con
-from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse, NodeDetail
 
 router = APIRouter(prefix="/api/nodes", tags=["nodes"])

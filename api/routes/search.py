@@ -16,9 +16,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ingest.search.query import MAX_LIMIT, SearchError, search
+from store.deps import snapshot
+from store.search import MAX_LIMIT, SearchError, search
 
-from ..deps import snapshot
 from ..middleware import CANCEL_KEY
 from ..schemas import ErrorResponse
 

@@ -6,8 +6,7 @@ import json
 import re
 import sqlite3
 
-from ingest import store
-
+from . import divergences, documents, has_table
 from .features import feature
 
 
@@ -21,7 +20,7 @@ def _law_key(label: str) -> tuple:
 
 def topic_counts(con: sqlite3.Connection) -> dict[str, int]:
     """How many Estonian topics are aligned to each law number (empty before alignment)."""
-    if not store.has_table(con, "alignments"):
+    if not has_table(con, "alignments"):
         return {}
     rows = con.execute(
         "SELECT n.law, count(DISTINCT a.a) FROM alignments a JOIN nodes n ON n.id = a.b "
@@ -41,7 +40,7 @@ def coverage(con: sqlite3.Connection) -> dict:
         ``state`` "title" means the book lists the law (table of contents) without its text;
         "topics" is the Estonian book's topic count aligned to the law.
     """
-    docs = store.documents(con)
+    docs = documents(con)
     laws: dict[str, dict] = {}
     for row in con.execute("SELECT id, doc, label, title, attrs FROM nodes WHERE kind = 'law'"):
         attrs = json.loads(row["attrs"])
@@ -50,7 +49,7 @@ def coverage(con: sqlite3.Connection) -> dict:
         )
         has_text = attrs.get("has_text", True) is not False
         entry["docs"][row["doc"]] = (row["id"], has_text, row["title"])
-    counts_fn = feature(con, "divergence_counts")
+    counts_fn = feature(con, divergences.divergence_counts)
     counts = counts_fn(con) if counts_fn else None
     topics = topic_counts(con)
     rows = []
