@@ -270,9 +270,9 @@ def test_concept_detail_and_node_concepts(con):
 def test_serve_time_lookup_does_not_need_simplemma(con):
     import sys
 
-    import ingest.glossary
+    from ingest import glossary
 
-    assert "simplemma" not in ingest.glossary.lookup_term.__code__.co_names
+    assert "simplemma" not in glossary.lookup_term.__code__.co_names
     before = {m for m in sys.modules if m.startswith("simplemma")}
     g.lookup_term(con, "revokeista")
     assert {m for m in sys.modules if m.startswith("simplemma")} == before

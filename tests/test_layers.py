@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("ingest", "store", "graph", "web", "api")
 """Bottom first: each package may import only the ones before it."""
+NAMESPACE = "lawgraph"
 
 
 def _module_name(path: Path) -> str:
@@ -28,6 +29,14 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for pkg in LAYERS for p in sorted((ROOT / pkg).rglob("*.py"))}
 
 
+def _local(module: str) -> str:
+    """A module's name inside the repository: ``lawgraph.ingest.store`` is ``ingest.store``
+    (the folders install under ``lawgraph``); ``lawgraph`` alone is the repository root."""
+    if module == NAMESPACE:
+        return ""
+    return module.removeprefix(f"{NAMESPACE}.")
+
+
 def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The project modules ``name`` imports anywhere in its source."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -35,18 +44,17 @@ def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
+            targets = [_local(a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
                 base = base[: len(base) - (node.level - 1)]
                 stem = ".".join(base + ([node.module] if node.module else []))
             else:
-                stem = node.module or ""
+                stem = _local(node.module or "")
             # ``from pkg import mod`` names a module when there is one by that name
-            targets = [
-                f"{stem}.{a.name}" if f"{stem}.{a.name}" in known else stem for a in node.names
-            ]
+            targets = [f"{stem}.{a.name}".lstrip(".") for a in node.names]
+            targets = [t if t in known else stem for t in targets]
         else:
             continue
         for target in targets:

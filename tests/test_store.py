@@ -160,9 +160,9 @@ def test_parser_failure_names_the_book(tmp_path, monkeypatch):
     def broken(raw, doc):
         raise IndexError("list index out of range")
 
-    import ingest.pipeline
+    from ingest import pipeline
 
-    monkeypatch.setattr(ingest.pipeline, "parse_document", broken)
+    monkeypatch.setattr(pipeline, "parse_document", broken)
     with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):
         ingest_corpus(tmp_path / "x.db", corpus)
     assert not (tmp_path / "x.db").exists()

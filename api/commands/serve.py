@@ -73,9 +73,12 @@ def serve(
                       LAWGRAPH_REQUEST_TIMEOUT=str(request_timeout))  # fmt: skip
     click.echo(f"serving {path} on http://{host}:{port} with {workers} worker(s) "
                f"(store checked in {time.perf_counter() - t:.2f} s)")  # fmt: skip
-    uvicorn.run("api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+    from .. import app, protocol
+
+    # named by import path: each worker process imports the app itself
+    uvicorn.run(f"{app.__name__}:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_keep_alive=5, limit_concurrency=4 * max_in_flight,
-                http="api.protocol:GuardedHTTPProtocol")  # fmt: skip
+                http=f"{protocol.__name__}:GuardedHTTPProtocol")  # fmt: skip
 
 
 COMMANDS: list[click.Command] = [serve]
