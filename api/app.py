@@ -14,11 +14,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-import store
-from graph.build import build_graph
-from store.serving import StoreChanged, StoreHolder
-from web.pages import STATIC, TEMPLATES
-from web.pages import router as pages_router
+from lawgraph import store
+from lawgraph.graph.build import build_graph
+from lawgraph.store.serving import StoreChanged, StoreHolder
+from lawgraph.web.pages import STATIC, TEMPLATES
+from lawgraph.web.pages import router as pages_router
 
 from . import errors
 from .cache import ResponseCache

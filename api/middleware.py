@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from store.serving import CANCEL_KEY, SNAPSHOT_KEY, StoreHolder
+from lawgraph.store.serving import CANCEL_KEY, SNAPSHOT_KEY, StoreHolder
 
 MAX_BODY = 64 * 1024
 HEALTH_PATH = "/api/health"

@@ -6,7 +6,7 @@ import sqlite3
 
 import networkx as nx
 
-import store
+from lawgraph import store
 
 
 def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:

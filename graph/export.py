@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
-import store
+from lawgraph import store
 
 NODE_FIELDS = ("id", "doc", "label", "kind", "law", "title", "text", "parent")
 FORMATS = ("json", "graphml", "gexf", "csv")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ingest.model import Citation, Node, ParseWarning
-from ingest.store import (
+from lawgraph.ingest.model import Citation, Node, ParseWarning
+from lawgraph.ingest.store import (
     DEFAULT_DB,
     SCHEMA_VERSION,
     StoreError,

@@ -5,7 +5,7 @@ the same way)."""
 
 from __future__ import annotations
 
-from ingest.align import (
+from lawgraph.ingest.align import (
     EQUIVALENT,
     METHODS,
     TmxError,

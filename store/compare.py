@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ingest.compare import TABLE, CompareError, ProvisionNotFound, compare_label
-from ingest.labels import normalise_label
-from ingest.store import has_table
+from lawgraph.ingest.compare import TABLE, CompareError, ProvisionNotFound, compare_label
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.ingest.store import has_table
 
 __all__ = ["CompareError", "ProvisionNotFound", "compare", "precomputed"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from ingest.align.checks import QUIET_TYPES, SEVERITIES, TYPE_FACTOR, TYPES
-from ingest.align.diverge import FAMILIES, divergence_row, node_divergences
-from ingest.store import doc_pair_clause, has_table
+from lawgraph.ingest.align.checks import QUIET_TYPES, SEVERITIES, TYPE_FACTOR, TYPES
+from lawgraph.ingest.align.diverge import FAMILIES, divergence_row, node_divergences
+from lawgraph.ingest.store import doc_pair_clause, has_table
 
 __all__ = [
     "FAMILIES",

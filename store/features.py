@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ingest.store import has_table
+from lawgraph.ingest.store import has_table
 
 from . import align, compare, divergences, glossary, search
 

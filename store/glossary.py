@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from ingest.glossary import LANGS, concept_detail, concepts, lookup_term
+from lawgraph.ingest.glossary import LANGS, concept_detail, concepts, lookup_term
 
 __all__ = ["LANGS", "concept_detail", "concepts", "lookup_term"]

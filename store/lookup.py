@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from ingest.labels import normalise_label
+from lawgraph.ingest.labels import normalise_label
 
 from . import document, documents, node
 

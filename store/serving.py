@@ -22,7 +22,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from ingest import store
+from lawgraph.ingest import store
 
 GraphBuilder = Callable[[sqlite3.Connection], nx.MultiDiGraph]
 """What derives the knowledge graph from a store (:func:`graph.build.build_graph`)."""

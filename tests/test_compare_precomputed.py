@@ -5,9 +5,9 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from ingest.compare import TABLE, compare_label
-from store.compare import compare, precomputed
+from lawgraph.api.app import create_app
+from lawgraph.ingest.compare import TABLE, compare_label
+from lawgraph.store.compare import compare, precomputed
 
 
 @pytest.fixture(scope="module")

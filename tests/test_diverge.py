@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-import store
-from ingest.align import checks, diverge, equivalent
-from ingest.align.checks import (
+from lawgraph import store
+from lawgraph.ingest.align import checks, diverge, equivalent
+from lawgraph.ingest.align.checks import (
     Side,
     check_cited_targets,
     check_concepts,
@@ -21,7 +21,7 @@ from ingest.align.checks import (
     numbers,
     term_present,
 )
-from store import divergences as served
+from lawgraph.store import divergences as served
 
 
 @pytest.fixture(scope="module")

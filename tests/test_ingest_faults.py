@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import store
-from ingest import store as ingest_store
+from lawgraph import store
+from lawgraph.ingest import store as ingest_store
 
-LAWGRAPH = [sys.executable, "-c", "from api.cli import main; main()"]
+LAWGRAPH = [sys.executable, "-c", "from lawgraph.api.cli import main; main()"]
 
 
 def temps(directory: Path) -> list[Path]:

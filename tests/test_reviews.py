@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main as cli
-from ingest.align import diverge
-from ingest.align.checks import numbers
-from store import divergences as served
-from store import reviews
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main as cli
+from lawgraph.ingest.align import diverge
+from lawgraph.ingest.align.checks import numbers
+from lawgraph.store import divergences as served
+from lawgraph.store import reviews
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import pipeline, store
-from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest import pipeline, store
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
+from lawgraph.ingest.pipeline import ingest_corpus
 
 
 def _corpus_copy(tmp_path: Path, only: str = "sv-2007") -> Path:
@@ -160,7 +160,7 @@ def test_parser_failure_names_the_book(tmp_path, monkeypatch):
     def broken(raw, doc):
         raise IndexError("list index out of range")
 
-    from ingest import pipeline
+    from lawgraph.ingest import pipeline
 
     monkeypatch.setattr(pipeline, "parse_document", broken)
     with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):

@@ -8,9 +8,9 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from store.divergences import divergence_counts, divergences
-from store.glossary import concepts
+from lawgraph.api.app import create_app
+from lawgraph.store.divergences import divergence_counts, divergences
+from lawgraph.store.glossary import concepts
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-import store
-from store import compare, divergences, reviews
-from store.deps import Con
-from store.divergences import QUIET_TYPES
-from store.features import feature
+from lawgraph import store
+from lawgraph.store import compare, divergences, reviews
+from lawgraph.store.deps import Con
+from lawgraph.store.divergences import QUIET_TYPES
+from lawgraph.store.features import feature
 
 from .passages import passages
 from .templating import query_url, render
@@ -78,7 +78,7 @@ def compare_page(
            "twin": query_url(f"/api/compare/{label}", docs=",".join(chosen))}  # fmt: skip
     if fn is None:
         return render(request, "compare.html", ctx)
-    from store.compare import CompareError, ProvisionNotFound
+    from lawgraph.store.compare import CompareError, ProvisionNotFound
 
     try:
         result = fn(con, label, chosen or None)
@@ -259,7 +259,7 @@ def divergences_page(
         rows = rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         for r in rows:
             r["passages"] = passages(con, r)
-        from store.divergences import TYPES, pair_report
+        from lawgraph.store.divergences import TYPES, pair_report
 
         report = pair_report(con, a, b) | {
             "types": TYPES,

@@ -14,11 +14,11 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-import store
-from ingest.labels import normalise_label
-from store import align, glossary, search
-from store.deps import Con
-from store.features import feature
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store import align, glossary, search
+from lawgraph.store.deps import Con
+from lawgraph.store.features import feature
 
 from .templating import query_url, render
 
@@ -66,7 +66,7 @@ def search_page(
         return render(request, "search.html", ctx)
     if not q.strip():
         return render(request, "search.html", ctx)
-    from store.search import SearchError
+    from lawgraph.store.search import SearchError
 
     try:
         result = fn(con, q, doc=doc or None, lang=lang or None, kind=kind or None,

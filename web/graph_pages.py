@@ -12,11 +12,11 @@ import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-import store
-from graph.build import citation_graph
-from graph.query import GraphQueryError, ego, path, rank, subtree_set
-from store.deps import Con, graph_of
-from store.lookup import LookupError_, resolve_id
+from lawgraph import store
+from lawgraph.graph.build import citation_graph
+from lawgraph.graph.query import GraphQueryError, ego, path, rank, subtree_set
+from lawgraph.store.deps import Con, graph_of
+from lawgraph.store.lookup import LookupError_, resolve_id
 
 from .svg import layout
 from .templating import LAW_KINDS, book_label, node_url, query_url, render

@@ -13,11 +13,11 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-import store
-from ingest.labels import normalise_label
-from store.coverage import coverage
-from store.deps import Con
-from store.lookup import LookupError_, resolve_id
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store.coverage import coverage
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import LookupError_, resolve_id
 
 from . import compare_pages, feature_pages, graph_pages
 from .provision import provision_view

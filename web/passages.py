@@ -9,9 +9,9 @@ import sqlite3
 
 from markupsafe import Markup, escape
 
-from ingest.align.checks import NUMBER_WORDS
-from ingest.nlp import fold
-from store.align import sentence_pairs
+from lawgraph.ingest.align.checks import NUMBER_WORDS
+from lawgraph.ingest.nlp import fold
+from lawgraph.store.align import sentence_pairs
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

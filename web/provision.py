@@ -6,8 +6,8 @@ import json
 import sqlite3
 from collections import defaultdict
 
-from store import align, divergences
-from store.features import feature
+from lawgraph.store import align, divergences
+from lawgraph.store.features import feature
 
 _SUBTREE = """
 WITH RECURSIVE sub(id, depth) AS (
@@ -183,7 +183,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
 
 def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
     """Estonian topics whose candidate laws include this provision's law (best first)."""
-    from store.align import law_topics
+    from lawgraph.store.align import law_topics
 
     if not node.get("law"):
         return []
@@ -192,7 +192,7 @@ def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
 
 def topic_view(con: sqlite3.Connection, node: dict) -> list[dict]:
     """For an Estonian topic: per law book, its candidate laws or why there is none."""
-    from store.align import topic_candidates
+    from lawgraph.store.align import topic_candidates
 
     cands = topic_candidates(con, node["id"])
     nones = topic_candidates(con, node["id"], none=True)

@@ -9,7 +9,7 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
-from ingest.labels import greek_label
+from lawgraph.ingest.labels import greek_label
 
 from .markup import linked_text
 

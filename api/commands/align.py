@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-import store
-from store.align import METHODS, aligned, alignments, lexicon_lookup, sentence_pairs
+from lawgraph import store
+from lawgraph.store.align import METHODS, aligned, alignments, lexicon_lookup, sentence_pairs
 
 from .options import DB_OPTION, open_db, resolve_or_fail
 
@@ -126,7 +126,7 @@ def sentences_cmd(db: Path | None, node_a: str, node_b: str, as_json: bool) -> N
               required=True)  # fmt: skip
 def tmx_cmd(db: Path | None, doc_a: str, doc_b: str, as_csv: bool, output: Path) -> None:
     """Export the aligned sentences of two books as a translation memory (TMX)."""
-    from store.align import TmxError, sentences_csv, tmx_bytes
+    from lawgraph.store.align import TmxError, sentences_csv, tmx_bytes
 
     con = open_db(db)
     try:

@@ -83,7 +83,7 @@ class _DefaultGroup(click.Group):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def compare_cmd(db, label: str, docs: str | None, as_json: bool) -> None:
     """One provision in every version, sub-provisions row by row, with divergences."""
-    from store.compare import CompareError, compare
+    from lawgraph.store.compare import CompareError, compare
 
     con = open_db(db)
     wanted = [d.strip() for d in docs.split(",") if d.strip()] if docs else None
@@ -118,9 +118,9 @@ def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json,
                     as_csv) -> None:  # fmt: skip
     """Divergences between two documents, highest provision score first (the default:
     ``lawgraph divergences fi-2007 sv-2007``)."""
-    import store
-    from store import reviews
-    from store.divergences import DivergenceError, divergences, pair_report
+    from lawgraph import store
+    from lawgraph.store import reviews
+    from lawgraph.store.divergences import DivergenceError, divergences, pair_report
 
     if as_json and as_csv:
         raise click.ClickException("choose one of --json and --csv")
@@ -146,7 +146,7 @@ def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json,
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
     if as_csv:
-        from api.routes.compare import CSV_COLUMNS, csv_row
+        from lawgraph.api.routes.compare import CSV_COLUMNS, csv_row
 
         w = csv.writer(sys.stdout)
         w.writerow(CSV_COLUMNS)
@@ -173,8 +173,8 @@ def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json,
 def review_cmd(db, finding_id: str, state: str, note: str) -> None:
     """Record a review state for one finding (its id is in the list, the page, the
     CSV and the JSON); kept beside the store, so it survives a re-ingest."""
-    import store
-    from store import reviews
+    from lawgraph import store
+    from lawgraph.store import reviews
 
     con = open_db(db)
     path = reviews.reviews_path(store.resolve_db(db))

@@ -23,7 +23,7 @@ def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool)
 
     TERM may be in any language, case or inflection: revokki, ΡΕΝΌΝΣ, salgamise.
     """
-    from store.glossary import concept_detail, concepts, lookup_term
+    from lawgraph.store.glossary import concept_detail, concepts, lookup_term
 
     con = open_db(db)
     if term is None:

@@ -21,7 +21,7 @@ from .options import DB_OPTION, open_db, resolve_or_fail
               help="Only these edge types: contains, indexes, cites, aligned.")  # fmt: skip
 def export(db: Path | None, fmt: str, output: Path, docs: str | None, types: str | None) -> None:
     """Export documents, nodes and edges (JSON contract, GraphML, GEXF or CSV edges)."""
-    from graph.export import ExportError, export_json, parse_selection, stream_export
+    from lawgraph.graph.export import ExportError, export_json, parse_selection, stream_export
 
     con = open_db(db)
     try:
@@ -43,14 +43,14 @@ def export(db: Path | None, fmt: str, output: Path, docs: str | None, types: str
 
 
 def _graph(db: Path | None):
-    from graph.build import build_graph
+    from lawgraph.graph.build import build_graph
 
     con = open_db(db)
     return con, build_graph(con)
 
 
 def _gq(fn, *args, **kwargs):
-    from graph.query import GraphQueryError
+    from lawgraph.graph.query import GraphQueryError
 
     try:
         return fn(*args, **kwargs)
@@ -66,7 +66,7 @@ def _gq(fn, *args, **kwargs):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json: bool) -> None:
     """What a provision cites (or, with --reverse, what cites it)."""
-    from graph.query import cites
+    from lawgraph.graph.query import cites
 
     con, g = _graph(db)
     nid = resolve_or_fail(con, node_id)
@@ -91,7 +91,7 @@ def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json:
 @click.option("--either", is_flag=True, help="Follow citations in both directions.")
 def path_cmd(db: Path | None, a: str, b: str, either: bool) -> None:
     """Shortest citation path from provision A to provision B."""
-    from graph.query import path
+    from lawgraph.graph.query import path
 
     con, g = _graph(db)
     steps = _gq(path, g, resolve_or_fail(con, a), resolve_or_fail(con, b), either=either)
@@ -105,7 +105,7 @@ def path_cmd(db: Path | None, a: str, b: str, either: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rank_cmd(db: Path | None, doc: str, top: int, as_json: bool) -> None:
     """Most-cited laws and PageRank of one document."""
-    from graph.query import rank
+    from lawgraph.graph.query import rank
 
     _, g = _graph(db)
     r = _gq(rank, g, doc, top=top)
@@ -127,7 +127,7 @@ def rank_cmd(db: Path | None, doc: str, top: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def graphdiff_cmd(db: Path | None, doc_a: str, doc_b: str, as_json: bool) -> None:
     """Citation edges one document has and the other lacks (over shared labels)."""
-    from graph.query import diff
+    from lawgraph.graph.query import diff
 
     _, g = _graph(db)
     d = _gq(diff, g, doc_a, doc_b)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-import store
-from ingest.corpus import DEFAULT_CORPUS, CorpusError
-from ingest.pipeline import corpus_stages, ingest_corpus
+from lawgraph import store
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, CorpusError
+from lawgraph.ingest.pipeline import corpus_stages, ingest_corpus
 
 from .options import DB_OPTION
 

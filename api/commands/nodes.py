@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-import store
+from lawgraph import store
 
 from .options import DB_OPTION, open_db, resolve_or_fail
 

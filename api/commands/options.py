@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-import store
-from store.lookup import LookupError_, resolve_id
+from lawgraph import store
+from lawgraph.store.lookup import LookupError_, resolve_id
 
 DB_OPTION = click.option(
     "--db",

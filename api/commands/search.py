@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from store.search import KIND_FILTERS, MAX_LIMIT, SearchError, search
+from lawgraph.store.search import KIND_FILTERS, MAX_LIMIT, SearchError, search
 
 from .options import DB_OPTION, open_db
 

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
-import store
-from store.align import (
+from lawgraph import store
+from lawgraph.store.align import (
     METHODS,
     TmxError,
     aligned,
@@ -26,8 +26,8 @@ from store.align import (
     sentences_csv,
     tmx_bytes,
 )
-from store.deps import Con
-from store.lookup import node_id_or_404
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import ErrorResponse
 

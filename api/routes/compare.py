@@ -11,12 +11,12 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-import store
-from ingest.labels import normalise_label
-from store import reviews
-from store.compare import CompareError, ProvisionNotFound, compare, precomputed
-from store.deps import Con
-from store.divergences import DivergenceError, divergences, pair_report
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store import reviews
+from lawgraph.store.compare import CompareError, ProvisionNotFound, compare, precomputed
+from lawgraph.store.deps import Con
+from lawgraph.store.divergences import DivergenceError, divergences, pair_report
 
 from ..schemas import ErrorResponse
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-import store
-from store.deps import Con
+from lawgraph import store
+from lawgraph.store.deps import Con
 
 from ..schemas import DocumentOut, ErrorResponse, LawOut
 

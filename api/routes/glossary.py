@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 
-from store.deps import Con
-from store.glossary import LANGS, concept_detail, concepts, lookup_term
+from lawgraph.store.deps import Con
+from lawgraph.store.glossary import LANGS, concept_detail, concepts, lookup_term
 
 from ..schemas import ErrorResponse
 

@@ -8,10 +8,10 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
-from graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
-from graph.query import GraphQueryError, cites, diff, ego, path, rank
-from store.deps import Con, graph_of, snapshot
-from store.lookup import node_id_or_404
+from lawgraph.graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
+from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
+from lawgraph.store.deps import Con, graph_of, snapshot
+from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from store.deps import snapshot
+from lawgraph.store.deps import snapshot
 
 from ..schemas import Health
 

@@ -6,9 +6,9 @@ import sqlite3
 
 from fastapi import APIRouter
 
-import store
-from store.deps import Con
-from store.lookup import node_id_or_404
+from lawgraph import store
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import ErrorResponse, NodeDetail
 

@@ -16,8 +16,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from store.deps import snapshot
-from store.search import MAX_LIMIT, SearchError, search
+from lawgraph.store.deps import snapshot
+from lawgraph.store.search import MAX_LIMIT, SearchError, search
 
 from ..middleware import CANCEL_KEY
 from ..schemas import ErrorResponse

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ingest import languages
-from ingest.nlp import fold, words
+from lawgraph.ingest import languages
+from lawgraph.ingest.nlp import fold, words
 
 SEVERITIES = ("low", "medium", "high")
 SEVERITY_WEIGHT = {"low": 1.0, "medium": 2.0, "high": 3.0}

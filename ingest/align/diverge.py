@@ -40,8 +40,8 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ingest import store
-from ingest.nlp import lemma, words
+from lawgraph.ingest import store
+from lawgraph.ingest.nlp import lemma, words
 
 from .checks import (
     CHECKS,

@@ -37,8 +37,8 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from ingest import nlp, store
-from ingest.labels import normalise_label
+from lawgraph.ingest import nlp, store
+from lawgraph.ingest.labels import normalise_label
 
 from .analyze import query_words
 from .compound import LINKS, split_compound

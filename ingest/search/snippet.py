@@ -8,7 +8,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ingest import nlp
+from lawgraph.ingest import nlp
 
 from .analyze import WORD
 
