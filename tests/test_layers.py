@@ -135,3 +135,20 @@ def test_no_module_takes_part_in_an_import_cycle():
 )
 def test_cycle_finder(graph, cycle):
     assert _cycle(graph) == cycle
+
+
+def test_imports_name_the_lawgraph_namespace():
+    """The folders install as ``lawgraph.<folder>``: a bare ``import ingest`` works only
+    from the repository's root, never after ``pip install .``."""
+    bare = []
+    paths = [p for pkg in (*LAYERS, "tests", "bench") for p in (ROOT / pkg).rglob("*.py")]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            bare += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in LAYERS]
+    assert not bare
