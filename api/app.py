@@ -109,7 +109,8 @@ def create_app(
             response.headers[k.decode()] = v.decode()
         return response
 
-    app.openapi = lambda: _openapi_with_400(app)
+    # FastAPI documents replacing the method to change the schema
+    app.openapi = lambda: _openapi_with_400(app)  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ResponseCache, max_bytes=int(cache_mb * 1024 * 1024))
     app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,

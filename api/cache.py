@@ -35,7 +35,7 @@ class ResponseCache:
         snap = scope.get(SNAPSHOT_KEY)
         cacheable = (self.max_bytes > 0 and scope["type"] == "http" and scope["method"] == "GET"
                      and snap is not None and not scope["path"].startswith(UNCACHED))  # fmt: skip
-        if not cacheable:
+        if not cacheable or snap is None:
             await self.app(scope, receive, send)
             return
         if snap.store_id != self.store_id:

@@ -89,8 +89,9 @@ class GuardedHTTPProtocol(HttpToolsProtocol):
         self._deadline = self.loop.call_later(request_timeout(), self._expired)
 
     def _disarm(self) -> None:
-        if getattr(self, "_deadline", None) is not None:
-            self._deadline.cancel()
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
             self._deadline = None
 
     def _refuse(self, status: bytes, text: bytes) -> None:

@@ -22,7 +22,7 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     a pair that is not an equivalent).
     Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """
-    g = nx.MultiDiGraph()
+    g: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     for d in store.documents(con):
         g.add_node(d["id"], type="document", doc=d["id"], language=d["language"],
                    edition=d["edition"], title=d["title"], label="", kind="document",

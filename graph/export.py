@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
 from lawgraph import store
+from lawgraph.ingest.model import decode_attrs
 
 NODE_FIELDS = ("id", "doc", "label", "kind", "law", "title", "text", "parent")
 FORMATS = ("json", "graphml", "gexf", "csv")
@@ -119,7 +120,7 @@ def iter_graph_nodes(con: sqlite3.Connection, sel: Selection) -> Iterator[tuple[
     cur = con.execute("SELECT id, doc, label, kind, law, title, attrs FROM nodes ORDER BY doc, ord")
     for nid, doc, label, kind, law, title, attrs in _batches(cur):
         if sel.has_doc(doc):
-            has_text = int(json.loads(attrs).get("has_text", True) is not False)
+            has_text = int(decode_attrs(attrs).get("has_text", True) is not False)
             yield nid, {"type": "node", "doc": doc, "label": label, "kind": kind,
                         "law": law or "", "title": title, "has_text": has_text}  # fmt: skip
 
@@ -152,7 +153,7 @@ def iter_edges(
             if sel.has_type("contains") and (parent or document_edges) and keep(parent or doc):
                 yield parent or doc, nid, {"type": "contains"}
             if kind == "index_term" and sel.has_type("indexes"):
-                for target in json.loads(attrs).get("targets", []):
+                for target in decode_attrs(attrs).get("targets", []):
                     if keep(tid := f"{doc}/{target}"):
                         yield nid, tid, {"type": "indexes"}
     if sel.has_type("cites"):

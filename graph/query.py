@@ -118,7 +118,7 @@ def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
     _check(g, b)
     if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
         raise GraphQueryError("a citation path stays within one document")
-    cg = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
+    cg: nx.DiGraph[str | tuple[str]] = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
     if either:
         cg.add_edges_from([(v, u) for u, v in cg.edges()])
     start, end = ("__start__",), ("__end__",)
@@ -128,7 +128,7 @@ def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
         found = nx.shortest_path(cg, start, end)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         raise GraphQueryError(f"no citation path from {a} to {b}") from None
-    return found[1:-1]
+    return [n for n in found[1:-1] if isinstance(n, str)]  # without the two ends
 
 
 def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
@@ -139,8 +139,8 @@ def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
     """
     if doc not in g or g.nodes[doc].get("type") != "document":
         raise GraphQueryError(f"unknown document {doc!r}")
-    laws = nx.DiGraph()
-    cited = {}
+    laws: nx.DiGraph[str] = nx.DiGraph()
+    cited: dict[str, int] = {}
     for u, v in citation_graph(g, doc).edges():
         lu, lv = _law_of(g, u), _law_of(g, v)
         if lu != lv:

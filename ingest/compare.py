@@ -23,6 +23,7 @@ import time
 
 from .align import aligned, equivalent, law_topics, sentence_pairs
 from .align.diverge import node_divergences
+from .model import decode_attrs
 from .store import has_table
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
@@ -50,7 +51,7 @@ def _documents(con: sqlite3.Connection) -> list[tuple[str, str]]:
 
 
 def _cell(row: sqlite3.Row) -> dict:
-    attrs = json.loads(row["attrs"])
+    attrs: dict[str, object] = dict(decode_attrs(row["attrs"]))
     keep = {k: attrs[k] for k in CELL_ATTRS if k in attrs}
     return {"id": row["id"], "doc": row["doc"], "label": row["label"], "kind": row["kind"],
             "title": row["title"], "text": row["text"], "attrs": keep}  # fmt: skip
@@ -62,7 +63,7 @@ def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
 
 def _has_text(con: sqlite3.Connection, row: sqlite3.Row) -> bool:
     law = _node(con, f"{row['doc']}/{row['law']}") if row["law"] else row
-    return law is None or json.loads(law["attrs"]).get("has_text", True) not in (False, 0)
+    return law is None or decode_attrs(law["attrs"]).get("has_text", True) not in (False, 0)
 
 
 def _descendants(con: sqlite3.Connection, node_id: str) -> list[tuple[sqlite3.Row, int]]:

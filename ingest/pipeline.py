@@ -9,6 +9,8 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from . import languages, lemma_dict, lemma_table
@@ -370,8 +372,8 @@ class _Beside:
     def __init__(self, name: str, timings: dict[str, float]) -> None:
         self.name = name
         self.timings = timings
-        self.process = None
-        self.pipe = None
+        self.process: BaseProcess | None = None
+        self.pipe: Connection | None = None
         self.result: dict | None = None
 
     @property
@@ -408,6 +410,8 @@ class _Beside:
             CorpusError: naming the stage if it failed, or saying its process died.
         """
         if self.result is None:
+            if self.pipe is None or self.process is None:
+                raise RuntimeError(f"the {self.name} stage was not started")
             t = time.perf_counter()
             try:
                 got = self.pipe.recv()
@@ -569,8 +573,8 @@ def _parse_all(
                     lemma_table.merge(answers)
                     lemma_dict.install(opened)
                     done.append((doc, result))
-                for future in opening:
-                    opened, answers = future.result()
+                for opener in opening:
+                    opened, answers = opener.result()
                     lemma_dict.install(opened)
                     lemma_table.merge(answers)
         finally:

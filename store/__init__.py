@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from lawgraph.ingest.model import Citation, Node, ParseWarning
+from lawgraph.ingest.model import Citation, Node, ParseWarning, decode_attrs
 from lawgraph.ingest.store import (
     DEFAULT_DB,
     SCHEMA_VERSION,
@@ -52,7 +52,7 @@ def _node(row: sqlite3.Row) -> Node:
     return Node(
         id=row["id"], doc=row["doc"], label=row["label"], kind=row["kind"], law=row["law"],
         title=row["title"], text=row["text"], parent=row["parent"], order=row["ord"],
-        start=row["start"], end=row["end"], line=row["line"], attrs=json.loads(row["attrs"]),
+        start=row["start"], end=row["end"], line=row["line"], attrs=decode_attrs(row["attrs"]),
     )  # fmt: skip
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
+
+from lawgraph.ingest.model import decode_attrs
 
 from . import divergences, documents, has_table
 from .features import feature
@@ -43,7 +44,7 @@ def coverage(con: sqlite3.Connection) -> dict:
     docs = documents(con)
     laws: dict[str, dict] = {}
     for row in con.execute("SELECT id, doc, label, title, attrs FROM nodes WHERE kind = 'law'"):
-        attrs = json.loads(row["attrs"])
+        attrs = decode_attrs(row["attrs"])
         entry = laws.setdefault(
             row["label"], {"docs": {}, "supplement": bool(attrs.get("supplement"))}
         )

@@ -160,7 +160,7 @@ class StoreHolder:
             self._checked = now
             key = file_key(self.path)
             stale = key is not None and key != self._snap.key
-            if stale and key not in (self._loading, self._failed):
+            if key is not None and stale and key not in (self._loading, self._failed):
                 self._start_loading(key)
         return self._snap
 

@@ -10,7 +10,7 @@ import ipaddress
 import os
 import secrets
 from collections import Counter
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
@@ -67,12 +67,12 @@ def compare_form(request: Request, con: Con, label: Text = "") -> Response:
 
 @router.get("/compare/{label:path}", response_class=HTMLResponse)
 def compare_page(
-    request: Request, label: str, con: Con, docs: Annotated[list[str], Query()] = (),
+    request: Request, label: str, con: Con, docs: Annotated[list[str] | None, Query()] = None,
 ) -> Response:  # fmt: skip
     """One provision in the chosen documents, side by side, sub-provisions row by row."""
     fn = feature(con, compare.compare)
     all_docs = store.documents(con)
-    chosen = _doc_list(list(docs))
+    chosen = _doc_list(list(docs or ()))
     ctx = {"title": f"Compare {label}", "docs": all_docs, "chosen": chosen, "label": label,
            "result": None, "available": fn is not None,
            "twin": query_url(f"/api/compare/{label}", docs=",".join(chosen))}  # fmt: skip
@@ -148,7 +148,7 @@ def _national_groups(rows: list[dict]) -> list[dict]:
             for m in r["evidence"].get(d, []) or []:
                 if isinstance(m, dict):
                     notes.setdefault(d, []).append({"row": r, "mark": m})
-    out = [{"doc": d, "what": "national laws",
+    out: list[dict[str, Any]] = [{"doc": d, "what": "national laws",
             "rows": sorted(v, key=lambda r: _law_key(r["label"]))}
            for d, v in laws.items()]  # fmt: skip
     out += [{"doc": d, "what": "national notes and footnotes", "rows": v}

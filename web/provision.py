@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections import defaultdict
 
+from lawgraph.ingest.model import decode_attrs
 from lawgraph.store import align, divergences
 from lawgraph.store.features import feature
 
@@ -20,7 +21,7 @@ SELECT n.*, sub.depth FROM nodes n JOIN sub ON n.id = sub.id ORDER BY n.ord
 
 def _row(r: sqlite3.Row) -> dict:
     d = {k: r[k] for k in r.keys()}  # noqa: SIM118
-    d["attrs"] = json.loads(d["attrs"])
+    d["attrs"] = decode_attrs(d["attrs"])
     return d
 
 
@@ -69,7 +70,7 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
 
 def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
     """The node's ancestors, outermost first."""
-    out = []
+    out: list[dict] = []
     parent = node["parent"]
     while parent:
         row = con.execute(

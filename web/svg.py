@@ -129,7 +129,7 @@ def _law_order(center_law: str, laws: list[str], pairs: list[tuple[str, str]], s
     angle a spring layout of the law-to-law citations gives them, so laws that cite each
     other sit side by side.
     """
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     g.add_nodes_from(laws)
     g.add_edges_from((u, v) for u, v in pairs if u != v)
     hops = nx.single_source_shortest_path_length(g, center_law)
@@ -153,7 +153,7 @@ def _rings(center: dict, others: list[dict]) -> None:
         ring_extent = max(max(b["w"] / stretch, b["h"]) for b in others[i : i + 12])
         radius += ring_extent / 2 + GAP / 2
         room = 2 * math.pi * radius
-        ring = []
+        ring: list[tuple[dict, float]] = []
         used = 0.0
         while i < len(others):
             b = others[i]

@@ -32,7 +32,7 @@ def anchor_id(label: str) -> str:
 
 def query_url(path: str, **params) -> str:
     """``path`` with its query string; parameters that are None or empty are left out."""
-    items = []
+    items: list[tuple[str, object]] = []
     for key, value in params.items():
         values = value if isinstance(value, list | tuple) else [value]
         items.extend((key, v) for v in values if v not in (None, ""))

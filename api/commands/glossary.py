@@ -42,7 +42,11 @@ def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool)
     if not found:
         where = f" among the {lang} terms" if lang else ""
         raise click.ClickException(f"no glossary concept matches {term!r}{where}")
-    details = [concept_detail(con, c["id"]) | {"matched": c["matched"]} for c in found]
+    details = []
+    for c in found:
+        detail = concept_detail(con, c["id"])
+        if detail is not None:  # lookup_term found it in the same store
+            details.append(detail | {"matched": c["matched"]})
     if as_json:
         click.echo(json.dumps(details, ensure_ascii=False, indent=1))
         return

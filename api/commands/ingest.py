@@ -73,7 +73,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
         raise click.ClickException(str(exc)) from exc
     finally:
         for bar in stage_bar:
-            bar.update(bar.total - bar.n)
+            bar.update(len(stage_names) - bar.n)
             bar.set_postfix_str("done")
             bar.close()
     if report.skipped:

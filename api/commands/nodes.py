@@ -27,6 +27,8 @@ def show(db: Path | None, node_id: str, as_json: bool) -> None:
     con = open_db(db)
     nid = resolve_or_fail(con, node_id)
     node = store.node(con, nid)
+    if node is None:  # resolved a moment ago: the store is read-only
+        raise click.ClickException(f"no node {nid}")
     kids = store.children(con, nid)
     if as_json:
         out = _node_dict(node) | {"children": [_node_dict(k) for k in kids]}
@@ -52,7 +54,8 @@ def show(db: Path | None, node_id: str, as_json: bool) -> None:
 def laws(db: Path | None, doc: str, as_json: bool) -> None:
     """List the laws of one document."""
     con = open_db(db)
-    if store.document(con, doc) is None:
+    document = store.document(con, doc)
+    if document is None:
         known = ", ".join(d["id"] for d in store.documents(con))
         raise click.ClickException(f"unknown document {doc!r} (known: {known})")
     rows = store.nodes(con, doc, "law")
@@ -63,7 +66,7 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
     if not rows:
-        kinds = store.document(con, doc)["stats"].get("kinds", {})
+        kinds = document["stats"].get("kinds", {})
         what = ", ".join(f"{v} {k}s" for k, v in kinds.items()) or "nothing"
         click.echo(f"{doc} has no numbered laws (it has {what}); try `lawgraph show`.")
     for n in rows:

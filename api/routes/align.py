@@ -32,7 +32,10 @@ from lawgraph.store.lookup import node_id_or_404
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 Method = Literal[METHODS]  # type: ignore[valid-type]
 
 

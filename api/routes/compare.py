@@ -21,7 +21,10 @@ from lawgraph.store.divergences import DivergenceError, divergences, pair_report
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 CSV_COLUMNS = ("id", "family", "a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight",
                "score", "message", "evidence", "review_state", "review_note")  # fmt: skip
 
@@ -113,7 +116,7 @@ def _docs_param(con, docs: str | None) -> list[str] | None:
 def compare_route(
     label: str, con: Con,
     docs: Annotated[str | None, Query(max_length=200, description="e.g. fi-2007,sv-2007")] = None,
-) -> dict:  # fmt: skip
+) -> dict | JSONResponse:  # fmt: skip
     """One provision in every version, sub-provisions lined up, divergences attached."""
     wanted = _docs_param(con, docs)
     kept = None if wanted else _precomputed(con, label)

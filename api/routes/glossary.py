@@ -13,7 +13,10 @@ from lawgraph.store.glossary import LANGS, concept_detail, concepts, lookup_term
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["glossary"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 
 
 class TermMatch(BaseModel):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
@@ -16,7 +16,10 @@ from lawgraph.store.lookup import node_id_or_404
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
 router = APIRouter(tags=["graph"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 Depth = Annotated[int, Query(ge=1, le=10, description="hops to follow")]
 
 

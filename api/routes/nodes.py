@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 
 from lawgraph import store
 from lawgraph.store.deps import Con
@@ -19,7 +19,9 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
     """Return a node with children and breadcrumbs, or raise a 404."""
     nid = node_id_or_404(con, text)
     node = store.node(con, nid)
-    crumbs = []
+    if node is None:  # resolved a moment ago: the store is read-only
+        raise HTTPException(404, f"no node {nid}")
+    crumbs: list[dict] = []
     parent = node.parent
     while parent:
         p = store.node(con, parent)

@@ -9,7 +9,7 @@ does not hold up the others.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -23,7 +23,7 @@ from ..middleware import CANCEL_KEY
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["search"])
-ERRORS = {400: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}}
 
 
 class SeeAlso(BaseModel):

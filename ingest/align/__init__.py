@@ -146,8 +146,8 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         if matcher is not None:
             out.matchers[pair] = matcher
     for (doc_a, doc_b), rows in out.rows.items():
-        langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
-        rows += _title_rows(corpus, lexicons[langs], idf, doc_a, doc_b, out.rows)
+        la, lb = sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language))
+        rows += _title_rows(corpus, lexicons[(la, lb)], idf, doc_a, doc_b, out.rows)
     return out
 
 
@@ -200,15 +200,21 @@ def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
     return [fn(p) for p in pairs]
 
 
+def _run() -> _Run:
+    """The run under way (what a worker process inherited)."""
+    if _SHARED is None:
+        raise RuntimeError("no alignment run is under way")
+    return _SHARED
+
+
 def _learn_pair(key: tuple[str, str]) -> Lexicon:
     """The bootstrapped lexicon of one language pair."""
-    run = _SHARED
+    run = _run()
     return expand_lexicon(run.corpus, run.bags, learn_first(run.corpus, run.bags, key), run.idf)
 
 
 def _space(pair: tuple[str, str]):
-    assert _SHARED is not None
-    run = _SHARED
+    run = _run()
     doc_a, doc_b = pair
     langs = tuple(sorted((run.corpus.docs[doc_a].language, run.corpus.docs[doc_b].language)))
     lex = run.lexicons[langs]
@@ -218,12 +224,12 @@ def _space(pair: tuple[str, str]):
 def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
     """The first, structural pass over one pair of books (feeds the bridges)."""
     _lex, space = _space(pair)
-    return PairMatcher(_SHARED.corpus, space).line_up()
+    return PairMatcher(_run().corpus, space).line_up()
 
 
 def _decide_pair(pair: tuple[str, str]):
     """Rows and aligned sentences of one pair of books (and its matcher, in process)."""
-    run = _SHARED
+    run = _run()
     lex, space = _space(pair)
     matcher = PairMatcher(run.corpus, space, run.reach.get(pair, {}))
     matcher.run()

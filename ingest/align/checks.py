@@ -438,7 +438,7 @@ def check_modal(a: Side, b: Side) -> list[dict]:
     different places ("såvida inte" / "paitsi", "utan invändningar" / "huomautuksitta",
     "har inte rätt" / "luvattomia"), so word lists cannot tell a changed rule from a
     rephrasing; on the fi-2007 / sv-2007 pairs all eight such candidates were rephrasings."""
-    out = []
+    out: list[dict] = []
     if a.lang not in MODAL or b.lang not in MODAL:
         return out
     for sa, sb in a.sentences:

@@ -39,10 +39,12 @@ import sqlite3
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from lawgraph.ingest import store
 from lawgraph.ingest.nlp import lemma, words
 
+from ..model import decode_attrs
 from .checks import (
     CHECKS,
     CONCEPT_MAX_SHARE,
@@ -125,7 +127,8 @@ class _Corpus:
     #: one finding each; their details are not compared (they are different rules)
     rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
     #: per-node results reused by every pair the node is in (numbers, words, lemmas)
-    memo: dict[tuple, object] = field(default_factory=dict)
+    memo: dict[tuple, Any] = field(default_factory=dict)
+    """Values computed once per key (number mentions, lemma sets, rarities)."""
     #: (node, other document) whose only alignment there is a flagged label match
     contradicted: set[tuple[str, str]] = field(default_factory=set)
     counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -144,7 +147,7 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         "SELECT id, doc, label, kind, law, text, parent, attrs, title FROM nodes ORDER BY doc, ord"
     ).fetchall()
     for r in rows:
-        attrs = json.loads(r[7])
+        attrs = decode_attrs(r[7])
         c.labels[r[0]] = r[2]
         if attrs.get("supplement") or attrs.get("national"):
             c.national.add(r[0])
@@ -153,7 +156,7 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         if r[3] == "law" and attrs.get("truncated"):
             c.truncated.add((r[1], r[4] or r[2]))
     for r in rows:
-        attrs = json.loads(r[7])
+        attrs = decode_attrs(r[7])
         if r[3] == "footnote" and r[6]:
             c.footnotes[r[6]].append({"id": r[0], "text": r[5], "attrs": attrs})
         if r[3] not in PROVISION_KINDS or (r[1], r[4]) in c.textless:
@@ -230,7 +233,7 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
                 c.rewritten[(a, b)] = float(score or 0.0)
     if not pairs:
         source = "labels"
-        docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+        docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
         for i, da in enumerate(docs):
             for db in docs[i + 1 :]:
                 for nid, n in c.nodes.items():
@@ -343,7 +346,7 @@ def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter
     if key not in c.memo:
         plain = strip_spans(c.nodes[nid]["text"], spans)
         c.memo[key] = number_mentions(lang, plain)
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
@@ -355,7 +358,7 @@ def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
         for n in mine:
             df.update(_node_lemmas(c, n, lang))
         c.memo[key] = (df, len(mine))
-    df, n = c.memo[key]  # type: ignore[misc]
+    df, n = c.memo[key]
     return math.log((n + 1) / (df.get(word, 0) + 1))
 
 
@@ -363,14 +366,14 @@ def _node_words(c: _Corpus, nid: str) -> frozenset:
     key = ("words", nid)
     if key not in c.memo:
         c.memo[key] = frozenset(words(c.nodes[nid]["text"]))
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _node_lemmas(c: _Corpus, nid: str, lang: str) -> frozenset:
     key = ("lemmas", nid)
     if key not in c.memo:
         c.memo[key] = frozenset(lemma(lang, w) for w in _node_words(c, nid))
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
@@ -379,7 +382,7 @@ def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
     key = ("telling", concept, doc, other)
     if key not in c.memo:
         c.memo[key] = _telling_now(c, concept, doc, other)
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _telling_now(c: _Corpus, concept: str, doc: str, other: str) -> bool:
@@ -402,7 +405,7 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     for a, b, _ in pairs:
         partners[a].add(c.nodes[b]["doc"])
         partners[b].add(c.nodes[a]["doc"])
-    docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+    docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
     out = []
     for nid, n in c.nodes.items():
         parent = n["parent"] if n["parent"] in c.nodes else None
@@ -469,9 +472,9 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
         if g["kind"] != "law" or (g["other"], g["label"]) in c.by_label:
             continue  # a law the other book has under the same number was rewritten, not lost
         first = c.order[g["doc"]] < c.order[g["other"]]
-        a, b = (g["node"], None) if first else (None, g["node"])
+        ga, gb = (g["node"], None) if first else (None, g["node"])
         da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])
-        rows.append((a, b, da, db, g["label"], _gap_finding(c, g)))
+        rows.append((ga, gb, da, db, g["label"], _gap_finding(c, g)))
     ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
     con.executemany(
         "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -543,7 +546,8 @@ def finding_ids(rows: list[tuple]) -> list[str]:
     change, nor figures that depend on the whole corpus), so the same input gives the same
     ids, a review outlives a re-ingest, and an edit elsewhere in a book leaves it be. Two findings
     that would hash alike get ``-2``, ``-3`` in input order."""
-    out, seen = [], Counter()
+    out: list[str] = []
+    seen: Counter[str] = Counter()
     for a, b, da, db, f in rows:
         key = json.dumps([a, b, da, db, f["type"], _identity(f["evidence"])],
                          ensure_ascii=False, sort_keys=True)  # fmt: skip

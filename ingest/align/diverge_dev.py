@@ -52,7 +52,7 @@ COMPATIBLE = {
 def load(folder: Path | str = DEV_DIR) -> tuple[list[dict], list[dict]]:
     """``(judged findings, region divergences)``; empty lists for missing files."""
     folder = Path(folder)
-    out = []
+    out: list[list[dict]] = []
     for name, key in (("dev_findings.toml", "finding"), ("dev_region.toml", "divergence")):
         path = folder / name
         if not path.exists():

@@ -101,7 +101,7 @@ def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
     out = []
     i, j = m, n
     while i > 0 or j > 0:
-        k = move[i, j]
+        k = int(move[i, j])
         if k == 0:
             if score[i - 1, j - 1] > 0:
                 out.append((i - 1, j - 1))

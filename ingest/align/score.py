@@ -76,14 +76,14 @@ def doc_space(
     return DocSpace(doc, ids, index, _tfidf(below @ own, vocab, idf), lengths)
 
 
-def _tfidf(counts: sparse.spmatrix, vocab: dict[str, int], idf: dict[str, float]):
+def _tfidf(counts: sparse.csr_matrix, vocab: dict[str, int], idf: dict[str, float]):
     """Log-scaled counts times the IDF of each word of ``vocab``, rows L2-normalised."""
     weight = np.ones(len(vocab))
     for w, j in vocab.items():
         weight[j] = idf.get(w, 1.0)
-    counts = sparse.csr_matrix(counts)
-    counts.data = 1 + np.log(counts.data)
-    return _normalise(sparse.csr_matrix(counts @ sparse.diags(weight)))
+    logged = counts.tocsr(copy=True)
+    logged.data = 1 + np.log(logged.data)
+    return _normalise(sparse.csr_matrix(logged @ sparse.diags(weight)))
 
 
 def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
@@ -103,10 +103,10 @@ def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None)
         m = sparse.csr_matrix(m.multiply(back.T.tocsr())).sqrt()
     m.data[m.data < MIN_P] = 0
     m.eliminate_zeros()
-    m = m.tolil()
-    m[0, :] = 0
-    m[:, 0] = 0
-    return m.tocsr()
+    lil = m.tolil()
+    lil[0, :] = 0
+    lil[:, 0] = 0
+    return lil.tocsr()
 
 
 @dataclass
@@ -165,11 +165,14 @@ class PairSpace:
         i = mine.index.get(node)
         if i is None:
             return []
-        if reverse and self._top_rev is None:
-            self._top_rev = self._ranked(True)
-        elif not reverse and self._top is None:
-            self._top = self._ranked(False)
-        ranked = self._top_rev if reverse else self._top
+        if reverse:
+            if self._top_rev is None:
+                self._top_rev = self._ranked(True)
+            ranked = self._top_rev
+        else:
+            if self._top is None:
+                self._top = self._ranked(False)
+            ranked = self._top
         out = []
         for j in ranked[i][:k]:
             x, y = (j, i) if reverse else (i, j)
@@ -203,7 +206,7 @@ class PairSpace:
                 self._inverse[direction] = inverse
             inverse = self._inverse[direction]
             out: dict[str, int] = {}
-            for v, n in self.counts[1 - direction][node].items():
+            for v, n in (self.counts or ({}, {}))[1 - direction][node].items():
                 for w in inverse.get(v, ()):
                     out[w] = out.get(w, 0) + n
             cache[node] = out

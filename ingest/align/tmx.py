@@ -70,7 +70,7 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
         raise TmxError(f"{doc_a} and {doc_b} have no aligned sentences (no provision of one "
                        f"is shown as the equivalent of a provision of the other)")  # fmt: skip
     root = ET.Element("tmx", version="1.4")
-    ET.SubElement(root, "header", srclang=la, **TMX_HEADER)
+    ET.SubElement(root, "header", {"srclang": la, **TMX_HEADER})
     body = ET.SubElement(root, "body")
     xml_lang = "{http://www.w3.org/XML/1998/namespace}lang"
     for a, b, _n, bead, ta, tb, score in pairs:
