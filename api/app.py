@@ -73,16 +73,23 @@ def create_app(
     def favicon() -> FileResponse:
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
-    titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed",
-              500: "Server error", 503: "Busy"}  # fmt: skip
+    titles = {
+        400: "Bad request",
+        404: "Not found",
+        405: "Method not allowed",
+        500: "Server error",
+        503: "Busy",
+    }
 
     def page_or_json(request: Request, status: int, message: str):
         if request.url.path.startswith(("/api", "/static")):
             return errors.error_response(status, message)
         return TEMPLATES.TemplateResponse(
-            request, "error.html", {"title": titles.get(status, "Error"), "message": message},
+            request,
+            "error.html",
+            {"title": titles.get(status, "Error"), "message": message},
             status_code=status,
-        )  # fmt: skip
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
@@ -104,8 +111,12 @@ def create_app(
         log.error("request %s %s failed", rid, request.url.path, exc_info=exc)
         response = page_or_json(request, 500, f"internal error (request id {rid})")
         # answered outside the serving middleware: add what it would have added
-        for k, v in [*SECURITY_HEADERS, (b"content-security-policy", CSP.encode()),
-                     (b"x-request-id", rid.encode()), (b"cache-control", b"no-store")]:  # fmt: skip
+        for k, v in [
+            *SECURITY_HEADERS,
+            (b"content-security-policy", CSP.encode()),
+            (b"x-request-id", rid.encode()),
+            (b"cache-control", b"no-store"),
+        ]:
             response.headers[k.decode()] = v.decode()
         return response
 
@@ -113,8 +124,13 @@ def create_app(
     app.openapi = lambda: _openapi_with_400(app)  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ResponseCache, max_bytes=int(cache_mb * 1024 * 1024))
-    app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,
-                       allowed_hosts=allowed_hosts, version=VERSION)  # fmt: skip
+    app.add_middleware(
+        ServingMiddleware,
+        holder=holder,
+        max_in_flight=max_in_flight,
+        allowed_hosts=allowed_hosts,
+        version=VERSION,
+    )
     return app
 
 

@@ -30,9 +30,10 @@ MAX_BODY = 64 * 1024
 
 
 def _refusal(status: bytes, text: bytes) -> bytes:
-    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: " + str(len(text)).encode() + b"\r\nconnection: close\r\n\r\n"
-            + text)  # fmt: skip
+    return (
+        b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"content-length: " + str(len(text)).encode() + b"\r\nconnection: close\r\n\r\n" + text
+    )
 
 
 def request_timeout() -> float:

@@ -33,9 +33,12 @@ def subtree(g: nx.MultiDiGraph, node_id: str) -> list[str]:
 
 
 def cites(
-    g: nx.MultiDiGraph, node_id: str, depth: int = 1, reverse: bool = False,
+    g: nx.MultiDiGraph,
+    node_id: str,
+    depth: int = 1,
+    reverse: bool = False,
     include_children: bool = True,
-) -> list[dict]:  # fmt: skip
+) -> list[dict]:
     """Provisions ``node_id`` cites (or, with ``reverse``, that cite it), up to ``depth`` hops.
 
     With ``include_children`` the citations made by (or made to) the provision's own
@@ -64,8 +67,16 @@ def cites(
                         continue
                     seen.add(other)
                     nxt.append(other)
-                    out.append({"id": other, "depth": hop, "via": inner, "raw": d.get("raw", ""),
-                                "kind": d.get("kind", ""), **_attrs(g, other)})  # fmt: skip
+                    out.append(
+                        {
+                            "id": other,
+                            "depth": hop,
+                            "via": inner,
+                            "raw": d.get("raw", ""),
+                            "kind": d.get("kind", ""),
+                            **_attrs(g, other),
+                        }
+                    )
         frontier = nxt
     return out
 

@@ -53,8 +53,15 @@ def _documents(con: sqlite3.Connection) -> list[tuple[str, str]]:
 def _cell(row: sqlite3.Row) -> dict:
     attrs: dict[str, object] = dict(decode_attrs(row["attrs"]))
     keep = {k: attrs[k] for k in CELL_ATTRS if k in attrs}
-    return {"id": row["id"], "doc": row["doc"], "label": row["label"], "kind": row["kind"],
-            "title": row["title"], "text": row["text"], "attrs": keep}  # fmt: skip
+    return {
+        "id": row["id"],
+        "doc": row["doc"],
+        "label": row["label"],
+        "kind": row["kind"],
+        "title": row["title"],
+        "text": row["text"],
+        "attrs": keep,
+    }
 
 
 def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
@@ -119,22 +126,35 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                 eq = None
             if eq and (row is None or eq != row["id"]):
                 link = links.get(eq, {})
-                via = {"from": ref, "method": link.get("method"), "score": link.get("score"),
-                       "instead_of": row["id"] if row is not None else None,
-                       "reason": f"the content alignment pairs {ref} with {eq}",
-                       "evidence": link.get("evidence")}  # fmt: skip
+                via = {
+                    "from": ref,
+                    "method": link.get("method"),
+                    "score": link.get("score"),
+                    "instead_of": row["id"] if row is not None else None,
+                    "reason": f"the content alignment pairs {ref} with {eq}",
+                    "evidence": link.get("evidence"),
+                }
                 row = eq_row
-            elif row is not None and (links.get(row["id"], {}).get("flagged")
-                                      or (links and row["id"] not in links)):  # fmt: skip
+            elif row is not None and (
+                links.get(row["id"], {}).get("flagged") or (links and row["id"] not in links)
+            ):
                 own = equivalent(con, row["id"], ref.split("/", 1)[0])
                 why = (links.get(row["id"], {}).get("evidence") or {}).get("why")
-                via = {"from": ref, "flagged": True, "reason": FLAGGED, "why": why,
-                       "counterpart": own}  # fmt: skip
+                via = {
+                    "from": ref,
+                    "flagged": True,
+                    "reason": FLAGGED,
+                    "why": why,
+                    "counterpart": own,
+                }
                 if own:
-                    rel = next((x["relation"] for x in aligned(con, row["id"])
-                                if x["id"] == own), "")  # fmt: skip
-                    via["reason"] = (f"{row['id']} is not the same rule as {ref}; its "
-                                     f"equivalent there is ({rel}):")  # fmt: skip
+                    rel = next(
+                        (x["relation"] for x in aligned(con, row["id"]) if x["id"] == own), ""
+                    )
+                    via["reason"] = (
+                        f"{row['id']} is not the same rule as {ref}; its "
+                        f"equivalent there is ({rel}):"
+                    )
         if row is not None:
             versions[d] = _cell(row) | ({"via": via} if via else {})
         elif requested:
@@ -265,8 +285,15 @@ def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dic
             continue
         beads = sentence_pairs(con, first["id"], cell["id"])
         if beads:
-            out.append({"a": first["id"], "b": cell["id"], "doc_a": first["doc"], "doc_b": doc,
-                        "sentences": beads})  # fmt: skip
+            out.append(
+                {
+                    "a": first["id"],
+                    "b": cell["id"],
+                    "doc_a": first["doc"],
+                    "doc_b": doc,
+                    "sentences": beads,
+                }
+            )
     return out
 
 
@@ -280,9 +307,13 @@ def compare_stage(con: sqlite3.Connection) -> dict:
     which the compare page and route read instead of lining the versions up per request."""
     t = time.perf_counter()
     con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
-    labels = [r[0] for r in con.execute(
-        "SELECT DISTINCT n.label FROM nodes n JOIN documents d ON d.id = n.doc "
-        "WHERE n.kind = 'law' ORDER BY d.ord, n.ord")]  # fmt: skip
+    labels = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT n.label FROM nodes n JOIN documents d ON d.id = n.doc "
+            "WHERE n.kind = 'law' ORDER BY d.ord, n.ord"
+        )
+    ]
     rows = []
     for label in labels:
         try:
@@ -291,8 +322,11 @@ def compare_stage(con: sqlite3.Connection) -> dict:
             continue
         rows.append((label, json.dumps({**result, "query": ""}, ensure_ascii=False)))
     con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", rows)
-    return {"laws": len(rows), "kb": sum(len(r[1]) for r in rows) // 1024,
-            "seconds": round(time.perf_counter() - t, 2)}  # fmt: skip
+    return {
+        "laws": len(rows),
+        "kb": sum(len(r[1]) for r in rows) // 1024,
+        "seconds": round(time.perf_counter() - t, 2),
+    }
 
 
 def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
@@ -330,14 +364,21 @@ def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[st
             {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "score", "count")}
             for r in con.execute(
                 f"SELECT * FROM divergence_scores WHERE a IN ({marks}) AND b IN ({marks}) "
-                f"ORDER BY score DESC", version_ids * 2,
+                f"ORDER BY score DESC",
+                version_ids * 2,
             )
-        ]  # fmt: skip
+        ]
     laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
     return {
-        "label": canon, "query": label, "docs": list(versions), "versions": versions,
-        "rows": rows, "divergences": _attach(con, version_ids), "scores": scores,
-        "sentences": _sentences(con, {d: v if v.get("id") else None
-                                      for d, v in versions.items()}, lead),
+        "label": canon,
+        "query": label,
+        "docs": list(versions),
+        "versions": versions,
+        "rows": rows,
+        "divergences": _attach(con, version_ids),
+        "scores": scores,
+        "sentences": _sentences(
+            con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
+        ),
         "topics": _topics(con, laws),
-    }  # fmt: skip
+    }

@@ -92,8 +92,10 @@ class DocumentReport:
         c = s.get("citations")
         if c and c["found"]:
             why = ", ".join(f"{k} {v}" for k, v in c["unresolved"].items())
-            parts.append(f"citations {c['found']} found, {c['resolved']} resolved"
-                         + (f" (unresolved: {why})" if why else ""))  # fmt: skip
+            parts.append(
+                f"citations {c['found']} found, {c['resolved']} resolved"
+                + (f" (unresolved: {why})" if why else "")
+            )
         parts.append(f"{len(self.warnings)} warnings")
         parts.append(f"{s['seconds']:.2f} s")
         return ", ".join(parts)
@@ -269,9 +271,14 @@ def ingest_corpus(
     sides = {name: _Beside(name, stage_times) for name in present} if beside else {}
     try:
         stages = write_store(
-            Path(db), rows, digest, _arrange(staged, sides), stage_progress,
-            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())}, concurrent=beside,
-        )  # fmt: skip
+            Path(db),
+            rows,
+            digest,
+            _arrange(staged, sides),
+            stage_progress,
+            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
+            concurrent=beside,
+        )
     finally:
         for side in sides.values():
             side.close()

@@ -109,37 +109,67 @@ def write_store(
             con.executescript(SCHEMA)
             con.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash),
-                 *(extra_meta or {}).items()],
-            )  # fmt: skip
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("input_hash", input_hash),
+                    *(extra_meta or {}).items(),
+                ],
+            )
             for ord_, (doc, stats, nodes, warnings, cites) in enumerate(documents):
                 con.execute(
                     "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
-                        doc.id, doc.language, doc.edition, doc.title, doc.source,
-                        doc.family, doc.completeness, doc.sha256, ord_,
+                        doc.id,
+                        doc.language,
+                        doc.edition,
+                        doc.title,
+                        doc.source,
+                        doc.family,
+                        doc.completeness,
+                        doc.sha256,
+                        ord_,
                         json.dumps(stats, ensure_ascii=False),
                     ),
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [
                         (
-                            n.id, n.doc, n.label, n.kind, n.law, n.title, n.text, n.parent,
-                            n.order, n.start, n.end, n.line,
+                            n.id,
+                            n.doc,
+                            n.label,
+                            n.kind,
+                            n.law,
+                            n.title,
+                            n.text,
+                            n.parent,
+                            n.order,
+                            n.start,
+                            n.end,
+                            n.line,
                             json.dumps(n.attrs, ensure_ascii=False),
                         )
                         for n in nodes
                     ],
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?,?)",
                     [
-                        (c.source, c.target, c.reason, c.raw, c.ref, c.kind, int(c.relative),
-                         c.start, c.end, c.field)
+                        (
+                            c.source,
+                            c.target,
+                            c.reason,
+                            c.raw,
+                            c.ref,
+                            c.kind,
+                            int(c.relative),
+                            c.start,
+                            c.end,
+                            c.field,
+                        )
                         for c in cites
                     ],
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO warnings VALUES (?,?,?)",
                     [(w.doc, w.line, w.message) for w in warnings],

@@ -50,10 +50,20 @@ __all__ = [
 
 def _node(row: sqlite3.Row) -> Node:
     return Node(
-        id=row["id"], doc=row["doc"], label=row["label"], kind=row["kind"], law=row["law"],
-        title=row["title"], text=row["text"], parent=row["parent"], order=row["ord"],
-        start=row["start"], end=row["end"], line=row["line"], attrs=decode_attrs(row["attrs"]),
-    )  # fmt: skip
+        id=row["id"],
+        doc=row["doc"],
+        label=row["label"],
+        kind=row["kind"],
+        law=row["law"],
+        title=row["title"],
+        text=row["text"],
+        parent=row["parent"],
+        order=row["ord"],
+        start=row["start"],
+        end=row["end"],
+        line=row["line"],
+        attrs=decode_attrs(row["attrs"]),
+    )
 
 
 def documents(con: sqlite3.Connection) -> list[dict]:
@@ -108,10 +118,17 @@ def warnings(con: sqlite3.Connection, doc_id: str | None = None) -> list[ParseWa
 
 def _citation(row: sqlite3.Row) -> Citation:
     return Citation(
-        source=row["source"], raw=row["raw"], ref=row["ref"], kind=row["kind"],
-        relative=bool(row["relative"]), start=row["start"], end=row["end"],
-        target=row["target"], reason=row["reason"], field=row["field"],
-    )  # fmt: skip
+        source=row["source"],
+        raw=row["raw"],
+        ref=row["ref"],
+        kind=row["kind"],
+        relative=bool(row["relative"]),
+        start=row["start"],
+        end=row["end"],
+        target=row["target"],
+        reason=row["reason"],
+        field=row["field"],
+    )
 
 
 def citations(

@@ -65,13 +65,15 @@ def coverage(con: sqlite3.Connection) -> dict:
                 state = "topics" if topics.get(label) else "none"
             else:
                 state = "none"
-            cells.append({
-                "doc": d["id"],
-                "state": state,
-                "id": hit[0] if hit else None,
-                "title": hit[2] if hit else "",
-                "topics": topics.get(label, 0) if state == "topics" else 0,
-                "divergences": counts.get((label, d["id"])) if counts is not None else None,
-            })  # fmt: skip
+            cells.append(
+                {
+                    "doc": d["id"],
+                    "state": state,
+                    "id": hit[0] if hit else None,
+                    "title": hit[2] if hit else "",
+                    "topics": topics.get(label, 0) if state == "topics" else 0,
+                    "divergences": counts.get((label, d["id"])) if counts is not None else None,
+                }
+            )
         rows.append({"law": label, "supplement": entry["supplement"], "cells": cells})
     return {"docs": [d["id"] for d in docs], "rows": rows, "divergences": counts is not None}

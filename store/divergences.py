@@ -26,10 +26,14 @@ class DivergenceError(ValueError):
 
 
 def divergences(
-    con: sqlite3.Connection, doc_a: str | None = None, doc_b: str | None = None,
-    type: str | None = None, severity: str | None = None, limit: int | None = None,
+    con: sqlite3.Connection,
+    doc_a: str | None = None,
+    doc_b: str | None = None,
+    type: str | None = None,
+    severity: str | None = None,
+    limit: int | None = None,
     family: str | None = None,
-) -> list[dict]:  # fmt: skip
+) -> list[dict]:
     """Divergences between two documents (either order), highest pair score first.
 
     Each row has ``a``, ``b`` (one may be None: a provision with no counterpart),
@@ -53,9 +57,11 @@ def divergences(
         )
     if not has_table(con, "divergences"):
         return []
-    sql = ("SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
-           "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
-           "WHERE ")  # fmt: skip
+    sql = (
+        "SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
+        "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
+        "WHERE "
+    )
     pair, args = doc_pair_clause(doc_a, doc_b, "d")
     sql += pair
     if type:
@@ -95,22 +101,37 @@ def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
 def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) -> dict:
     """The document-pair summary: counts by type and severity, top pairs, provisions
     present in one document and absent in the other (tops of unmatched subtrees)."""
-    out: dict = {"a": doc_a, "b": doc_b, "by_type": {}, "by_severity": {}, "by_family": {},
-                 "top": [], "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
+    out: dict = {
+        "a": doc_a,
+        "b": doc_b,
+        "by_type": {},
+        "by_severity": {},
+        "by_family": {},
+        "top": [],
+        "only_in": {doc_a: [], doc_b: []},
+    }
     if not has_table(con, "divergences"):
         return out
     pair, args = doc_pair_clause(doc_a, doc_b)
     for col, key in (("type", "by_type"), ("severity", "by_severity"), ("family", "by_family")):
-        rows = con.execute(f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}",
-                           args)  # fmt: skip
+        rows = con.execute(
+            f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}", args
+        )
         out[key] = dict(rows)
-    rows = con.execute(f"SELECT * FROM divergence_scores WHERE {pair} ORDER BY score DESC, label "
-                       f"LIMIT ?", (*args, top))  # fmt: skip
+    rows = con.execute(
+        f"SELECT * FROM divergence_scores WHERE {pair} ORDER BY score DESC, label LIMIT ?",
+        (*args, top),
+    )
     out["top"] = [{k: r[k] for k in r.keys()} for r in rows]  # noqa: SIM118
     if has_table(con, "divergence_gaps"):
         for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
-            rows = con.execute("SELECT node, label, kind, law, national FROM divergence_gaps "
-                               "WHERE doc = ? AND other = ?", (doc, other))  # fmt: skip
-            out["only_in"][doc] = [{"id": r[0], "label": r[1], "kind": r[2], "law": r[3],
-                                    "national": bool(r[4])} for r in rows]  # fmt: skip
+            rows = con.execute(
+                "SELECT node, label, kind, law, national FROM divergence_gaps "
+                "WHERE doc = ? AND other = ?",
+                (doc, other),
+            )
+            out["only_in"][doc] = [
+                {"id": r[0], "label": r[1], "kind": r[2], "law": r[3], "national": bool(r[4])}
+                for r in rows
+            ]
     return out

@@ -25,8 +25,13 @@ from .templating import query_url, render
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
 #: What the search page's kind filter offers (value, shown as).
-KINDS = (("law", "law text"), ("definition", "definitions"), ("index", "index terms"),
-         ("topic", "Estonian topics"), ("other", "headings and prefaces"))  # fmt: skip
+KINDS = (
+    ("law", "law text"),
+    ("definition", "definitions"),
+    ("index", "index terms"),
+    ("topic", "Estonian topics"),
+    ("other", "headings and prefaces"),
+)
 
 
 def _safe_snippet(snippet: str) -> str:
@@ -47,19 +52,35 @@ def _suggestions(con, q: str) -> dict:
 
 @router.get("/search", response_class=HTMLResponse)
 def search_page(
-    request: Request, con: Con, q: Text = "", doc: Text = "", lang: Text = "",
-    kind: Text = "", expand: bool = False,
-) -> Response:  # fmt: skip
+    request: Request,
+    con: Con,
+    q: Text = "",
+    doc: Text = "",
+    lang: Text = "",
+    kind: Text = "",
+    expand: bool = False,
+) -> Response:
     """Search results grouped by document, with filters and the cross-language switch."""
     docs = store.documents(con)
     ctx: dict = {
-        "q": q, "doc": doc, "lang": lang, "kind": kind, "expand": expand, "docs": docs,
-        "langs": sorted({d["language"] for d in docs}), "kinds": KINDS, "result": None,
-        "groups": [], "error": None, "suggest": None, "available": True,
+        "q": q,
+        "doc": doc,
+        "lang": lang,
+        "kind": kind,
+        "expand": expand,
+        "docs": docs,
+        "langs": sorted({d["language"] for d in docs}),
+        "kinds": KINDS,
+        "result": None,
+        "groups": [],
+        "error": None,
+        "suggest": None,
+        "available": True,
         "title": f"Search: {q}" if q else "Search",
-        "twin": query_url("/api/search", q=q, doc=doc, lang=lang, kind=kind,
-                          expand="true" if expand else None),
-    }  # fmt: skip
+        "twin": query_url(
+            "/api/search", q=q, doc=doc, lang=lang, kind=kind, expand="true" if expand else None
+        ),
+    }
     fn = feature(con, search.search)
     if fn is None:
         ctx["available"] = False
@@ -69,8 +90,9 @@ def search_page(
     from lawgraph.store.search import SearchError
 
     try:
-        result = fn(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
-                    limit=50, expand=expand)  # fmt: skip
+        result = fn(
+            con, q, doc=doc or None, lang=lang or None, kind=kind or None, limit=50, expand=expand
+        )
     except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
@@ -91,8 +113,13 @@ def search_page(
 def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
     """Every concept of the glossary in every language, optionally filtered by a term."""
     fn = feature(con, glossary.concepts)
-    ctx: dict = {"q": q, "concepts": None, "title": "Glossary", "twin": "/api/glossary",
-                 "langs": [d["language"] for d in store.documents(con)]}  # fmt: skip
+    ctx: dict = {
+        "q": q,
+        "concepts": None,
+        "title": "Glossary",
+        "twin": "/api/glossary",
+        "langs": [d["language"] for d in store.documents(con)],
+    }
     ctx["langs"] = list(dict.fromkeys(ctx["langs"]))
     if fn is not None:
         concepts = fn(con)
@@ -137,6 +164,11 @@ def concept_page(request: Request, concept_id: str, con: Con) -> Response:
     return render(
         request,
         "concept.html",
-        {"c": concept, "docs": docs, "nodes": titles, "title": f"Glossary: {concept['en']}",
-         "twin": f"/api/glossary/{concept_id}"},
-    )  # fmt: skip
+        {
+            "c": concept,
+            "docs": docs,
+            "nodes": titles,
+            "title": f"Glossary: {concept['en']}",
+            "twin": f"/api/glossary/{concept_id}",
+        },
+    )

@@ -50,15 +50,20 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     ):
         cites[c["source"]][c["field"]].append(dict(c))
     listed = [f"{r['doc']}/{t}" for r in rows for t in r["attrs"].get("targets", [])]
-    known = {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})",
-                                       listed)} if listed else set()  # fmt: skip
+    known = (
+        {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})", listed)}
+        if listed
+        else set()
+    )
     by_id = {}
     footnotes = []
     for r in rows:
         r["cites"] = cites[r["id"]]
         # an index entry may name a label its book lacks: shown, but not as a dead link
-        r["targets"] = [(t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
-                        for t in r["attrs"].get("targets", [])]  # fmt: skip
+        r["targets"] = [
+            (t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
+            for t in r["attrs"].get("targets", [])
+        ]
         r["children"] = []
         by_id[r["id"]] = r
         if r["kind"] == "footnote" and r["depth"] > 0:
@@ -108,9 +113,15 @@ def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[d
             continue
         entry = out.setdefault(
             r["source"],
-            {"id": r["source"], "doc": r["doc"], "label": r["label"], "kind": r["kind"],
-             "title": r["title"], "refs": []},
-        )  # fmt: skip
+            {
+                "id": r["source"],
+                "doc": r["doc"],
+                "label": r["label"],
+                "kind": r["kind"],
+                "title": r["title"],
+                "refs": [],
+            },
+        )
         entry["refs"].append({"raw": r["raw"], "target": r["target"]})
     return list(out.values())
 
@@ -173,12 +184,21 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         mine = [h for h in hits if h["doc"] == d["id"]]
         if not mine and json.loads(d["stats"]).get("topics"):
             continue  # topics are listed separately
-        shown = [h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
-                 for h in mine if not h["flagged"] and h["relation"] != "topic"]  # fmt: skip
+        shown = [
+            h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
+            for h in mine
+            if not h["flagged"] and h["relation"] != "topic"
+        ]
         rejected = [h for h in mine if h["flagged"]]
-        out.append({"doc": d["id"], "language": d["language"], "shown": shown,
-                    "none": rejected[0] if rejected and not shown else None,
-                    "rejected": rejected})  # fmt: skip
+        out.append(
+            {
+                "doc": d["id"],
+                "language": d["language"],
+                "shown": shown,
+                "none": rejected[0] if rejected and not shown else None,
+                "rejected": rejected,
+            }
+        )
     return out
 
 

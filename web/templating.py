@@ -56,9 +56,12 @@ def display_label(node: dict) -> str:
 
 
 TEMPLATES.env.globals.update(
-    node_url=node_url, query_url=query_url, lang_names=LANG_NAMES, display_label=display_label,
+    node_url=node_url,
+    query_url=query_url,
+    lang_names=LANG_NAMES,
+    display_label=display_label,
     book_label=book_label,
-)  # fmt: skip
+)
 TEMPLATES.env.filters.update(linked=linked_text, anchor=anchor_id)
 
 

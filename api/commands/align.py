@@ -53,24 +53,29 @@ def aligned_cmd(db: Path | None, node_id: str, as_json: bool) -> None:
 @click.option("--limit", type=click.IntRange(1, 100000), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def alignments_cmd(
-    db: Path | None, doc_a: str, doc_b: str, method: str | None, flagged: bool,
-    limit: int | None, as_json: bool,
-) -> None:  # fmt: skip
+    db: Path | None,
+    doc_a: str,
+    doc_b: str,
+    method: str | None,
+    flagged: bool,
+    limit: int | None,
+    as_json: bool,
+) -> None:
     """Alignment rows between two documents."""
     con = open_db(db)
     for doc in (doc_a, doc_b):
         if store.document(con, doc) is None:
             known = ", ".join(d["id"] for d in store.documents(con))
             raise click.ClickException(f"unknown document {doc!r} (known: {known})")
-    rows = alignments(con, doc_a, doc_b, method=method, flagged=True if flagged else None,
-                      limit=limit)  # fmt: skip
+    rows = alignments(
+        con, doc_a, doc_b, method=method, flagged=True if flagged else None, limit=limit
+    )
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     for r in rows:
         flag = "  FLAGGED" if r["flagged"] else ""
-        click.echo(f"{r['a']:<26} {r['b']:<26} {r['method']:<14} {r['score']:.2f}"
-                   f"{flag}")  # fmt: skip
+        click.echo(f"{r['a']:<26} {r['b']:<26} {r['method']:<14} {r['score']:.2f}{flag}")
     click.echo(f"{len(rows)} rows")
 
 
@@ -80,8 +85,9 @@ def alignments_cmd(
 @click.option("--lang", help="Language of WORD (fi, sv, el).")
 @click.option("--to", "to", help="Only translations into this language.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def lexicon_cmd(db: Path | None, word: str, lang: str | None, to: str | None,
-                as_json: bool) -> None:  # fmt: skip
+def lexicon_cmd(
+    db: Path | None, word: str, lang: str | None, to: str | None, as_json: bool
+) -> None:
     """Translations of a word learned from the books' parallel provisions."""
     if not word.strip() or len(word) > 100:
         raise click.ClickException("give one word (at most 100 characters)")
@@ -93,8 +99,10 @@ def lexicon_cmd(db: Path | None, word: str, lang: str | None, to: str | None,
     if not rows:
         click.echo(f"{word}: not in the learned lexicon")
     for r in rows:
-        click.echo(f"{r['lang']}:{r['word']:<18} -> {r['to']}:{r['surface']:<20} "
-                   f"p={r['p']:.2f}  back={r['p_back']:.2f}")  # fmt: skip
+        click.echo(
+            f"{r['lang']}:{r['word']:<18} -> {r['to']}:{r['surface']:<20} "
+            f"p={r['p']:.2f}  back={r['p_back']:.2f}"
+        )
 
 
 @click.command("sentences")
@@ -108,8 +116,7 @@ def sentences_cmd(db: Path | None, node_a: str, node_b: str, as_json: bool) -> N
     a, b = resolve_or_fail(con, node_a), resolve_or_fail(con, node_b)
     rows = sentence_pairs(con, a, b)
     if as_json:
-        click.echo(json.dumps({"a": a, "b": b, "sentences": rows}, ensure_ascii=False,
-                              indent=1))  # fmt: skip
+        click.echo(json.dumps({"a": a, "b": b, "sentences": rows}, ensure_ascii=False, indent=1))
         return
     if not rows:
         click.echo(f"{a} and {b}: no aligned sentences (not shown as equivalent)")
@@ -122,8 +129,7 @@ def sentences_cmd(db: Path | None, node_a: str, node_b: str, as_json: bool) -> N
 @click.argument("doc_a")
 @click.argument("doc_b")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV instead of TMX.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              required=True)  # fmt: skip
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def tmx_cmd(db: Path | None, doc_a: str, doc_b: str, as_csv: bool, output: Path) -> None:
     """Export the aligned sentences of two books as a translation memory (TMX)."""
     from lawgraph.store.align import TmxError, sentences_csv, tmx_bytes

@@ -15,8 +15,12 @@ LANG_CHOICES = ("fi", "sv", "el", "et", "en")
 @click.command()
 @DB_OPTION
 @click.argument("term", required=False)
-@click.option("--lang", type=click.Choice(LANG_CHOICES), default=None,
-              help="Only terms of this language (en: the English names).")  # fmt: skip
+@click.option(
+    "--lang",
+    type=click.Choice(LANG_CHOICES),
+    default=None,
+    help="Only terms of this language (en: the English names).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool) -> None:
     """List the glossary, or show the concepts a TERM belongs to and where they occur.
@@ -59,9 +63,13 @@ def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool)
                 for doc, nodes in docs.items():
                     ids = " ".join(n.split("/", 1)[1] for n in nodes)
                     click.echo(
-                        click.wrap_text(f"{lang_} {t} in {doc}: {ids}", 100,
-                                        initial_indent="  ", subsequent_indent="      ")
-                    )  # fmt: skip
+                        click.wrap_text(
+                            f"{lang_} {t} in {doc}: {ids}",
+                            100,
+                            initial_indent="  ",
+                            subsequent_indent="      ",
+                        )
+                    )
 
 
 def _echo_concept(row: dict, lang: str | None) -> None:

@@ -13,12 +13,18 @@ from .options import DB_OPTION, open_db, resolve_or_fail
 
 @click.command()
 @DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["json", "graphml", "gexf", "csv"]),
-              default="json", show_default=True)  # fmt: skip
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "graphml", "gexf", "csv"]),
+    default="json",
+    show_default=True,
+)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.option("--doc", "docs", default=None, help="Only these documents (comma-separated ids).")
-@click.option("--types", default=None,
-              help="Only these edge types: contains, indexes, cites, aligned.")  # fmt: skip
+@click.option(
+    "--types", default=None, help="Only these edge types: contains, indexes, cites, aligned."
+)
 def export(db: Path | None, fmt: str, output: Path, docs: str | None, types: str | None) -> None:
     """Export documents, nodes and edges (JSON contract, GraphML, GEXF or CSV edges)."""
     from lawgraph.graph.export import ExportError, export_json, parse_selection, stream_export
@@ -32,8 +38,10 @@ def export(db: Path | None, fmt: str, output: Path, docs: str | None, types: str
     if fmt == "json":
         data = export_json(con, sel)
         output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        counts = f"{len(data['documents'])} documents, {len(data['nodes'])} nodes, " \
-                 f"{len(data['edges'])} edges"  # fmt: skip
+        counts = (
+            f"{len(data['documents'])} documents, {len(data['nodes'])} nodes, "
+            f"{len(data['edges'])} edges"
+        )
     else:
         with output.open("w", encoding="utf-8", newline="") as f:
             for chunk in stream_export(con, fmt, sel):
@@ -72,14 +80,21 @@ def cites_cmd(db: Path | None, node_id: str, depth: int, reverse: bool, as_json:
     nid = resolve_or_fail(con, node_id)
     hits = _gq(cites, g, nid, depth=depth, reverse=reverse)
     if as_json:
-        click.echo(json.dumps({"id": nid, "depth": depth, "reverse": reverse, "results": hits},
-                              ensure_ascii=False, indent=1))  # fmt: skip
+        click.echo(
+            json.dumps(
+                {"id": nid, "depth": depth, "reverse": reverse, "results": hits},
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
         return
     arrow = "<-" if reverse else "->"
     for h in hits:
         via = h["via"].split("/", 1)[1]
-        click.echo(f"{'  ' * (h['depth'] - 1)}{via} {arrow} {h['label']:<12} {h['title']}"
-                   f"  [{h['kind']}: {h['raw']}]")  # fmt: skip
+        click.echo(
+            f"{'  ' * (h['depth'] - 1)}{via} {arrow} {h['label']:<12} {h['title']}"
+            f"  [{h['kind']}: {h['raw']}]"
+        )
     if not hits:
         click.echo(f"{nid}: no {'incoming' if reverse else 'outgoing'} citations")
 

@@ -30,8 +30,12 @@ def _exit_on_sigterm(signum, frame) -> None:
     help="Folder with manifest.toml.",
 )
 @click.option("--force", is_flag=True, help="Rebuild even if the input is unchanged.")
-@click.option("--warnings/--no-warnings", "show_warnings", default=True,
-              help="List every warning after the summary.")  # fmt: skip
+@click.option(
+    "--warnings/--no-warnings",
+    "show_warnings",
+    default=True,
+    help="List every warning after the summary.",
+)
 def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) -> None:
     """Parse the corpus and write the store."""
     from tqdm import tqdm
@@ -44,8 +48,14 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
     def progress(doc, stage):
         bar = bars.get(doc.id)
         if bar is None:
-            bar = bars[doc.id] = tqdm(total=len(stages), desc=f"{doc.id:9}", unit="step",
-                                      file=sys.stderr, leave=True, ncols=70)  # fmt: skip
+            bar = bars[doc.id] = tqdm(
+                total=len(stages),
+                desc=f"{doc.id:9}",
+                unit="step",
+                file=sys.stderr,
+                leave=True,
+                ncols=70,
+            )
         bar.set_postfix_str(stage)
         bar.update(1)
         if stage == "done":
@@ -56,8 +66,16 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
 
     def stage_progress(name):
         if not stage_bar:
-            stage_bar.append(tqdm(total=len(stage_names), desc="corpus   ", unit="stage",
-                                  file=sys.stderr, leave=True, ncols=70))  # fmt: skip
+            stage_bar.append(
+                tqdm(
+                    total=len(stage_names),
+                    desc="corpus   ",
+                    unit="stage",
+                    file=sys.stderr,
+                    leave=True,
+                    ncols=70,
+                )
+            )
         bar = stage_bar[0]
         bar.update(stage_names.index(name) - bar.n)
         bar.set_postfix_str(name)

@@ -13,9 +13,18 @@ from .options import DB_OPTION, open_db, resolve_or_fail
 
 
 def _node_dict(n) -> dict:
-    return {"id": n.id, "doc": n.doc, "label": n.label, "kind": n.kind, "law": n.law,
-            "title": n.title, "text": n.text, "parent": n.parent, "line": n.line,
-            "attrs": n.attrs}  # fmt: skip
+    return {
+        "id": n.id,
+        "doc": n.doc,
+        "label": n.label,
+        "kind": n.kind,
+        "law": n.law,
+        "title": n.title,
+        "text": n.text,
+        "parent": n.parent,
+        "line": n.line,
+        "attrs": n.attrs,
+    }
 
 
 @click.command()
@@ -43,8 +52,7 @@ def show(db: Path | None, node_id: str, as_json: bool) -> None:
         head = f"  {k.label}  {k.title}".rstrip()
         click.echo(head)
         if k.text:
-            click.echo(click.wrap_text(k.text, 88, initial_indent="    ",
-                                       subsequent_indent="    "))  # fmt: skip
+            click.echo(click.wrap_text(k.text, 88, initial_indent="    ", subsequent_indent="    "))
 
 
 @click.command()
@@ -60,9 +68,16 @@ def laws(db: Path | None, doc: str, as_json: bool) -> None:
         raise click.ClickException(f"unknown document {doc!r} (known: {known})")
     rows = store.nodes(con, doc, "law")
     if as_json:
-        out = [{"id": n.id, "label": n.label, "title": n.title,
+        out = [
+            {
+                "id": n.id,
+                "label": n.label,
+                "title": n.title,
                 "has_text": n.attrs.get("has_text", True),
-                "supplement": bool(n.attrs.get("supplement"))} for n in rows]  # fmt: skip
+                "supplement": bool(n.attrs.get("supplement")),
+            }
+            for n in rows
+        ]
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
     if not rows:

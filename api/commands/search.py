@@ -21,11 +21,13 @@ _MARK = re.compile(r"</?mark>")
 @click.argument("query")
 @click.option("--doc", default=None, help="Only this document (e.g. sv-2007).")
 @click.option("--lang", default=None, help="Only this language: fi, sv, el, et.")
-@click.option("--kind", type=click.Choice(sorted(KIND_FILTERS)), default=None,
-              help="Only this kind of node.")  # fmt: skip
+@click.option(
+    "--kind", type=click.Choice(sorted(KIND_FILTERS)), default=None, help="Only this kind of node."
+)
 @click.option("--limit", type=click.IntRange(1, MAX_LIMIT), default=10, show_default=True)
-@click.option("--expand", is_flag=True,
-              help="Translate through the glossary; add aligned provisions.")  # fmt: skip
+@click.option(
+    "--expand", is_flag=True, help="Translate through the glossary; add aligned provisions."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def search_cmd(
     db: Path | None,
@@ -40,8 +42,7 @@ def search_cmd(
     """Search every book for QUERY (words in any language, or a provision label)."""
     con = open_db(db)
     try:
-        result = search(con, query, doc=doc, lang=lang, kind=kind, limit=limit,
-                        expand=expand)  # fmt: skip
+        result = search(con, query, doc=doc, lang=lang, kind=kind, limit=limit, expand=expand)
     except SearchError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:

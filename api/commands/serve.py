@@ -16,8 +16,12 @@ from .options import DB_OPTION
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--workers", default=None, type=click.IntRange(min=1),
-              help="Worker processes (default: the number of cores).")  # fmt: skip
+@click.option(
+    "--workers",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Worker processes (default: the number of cores).",
+)
 @click.option(
     "--allowed-host",
     "allowed_hosts",
@@ -46,9 +50,15 @@ from .options import DB_OPTION
     help="Seconds a client has to send a whole request (headers and body); then 408.",
 )
 def serve(
-    db: Path | None, host: str, port: int, workers: int | None, allowed_hosts: tuple[str, ...],
-    max_in_flight: int, cache_mb: float, request_timeout: float,
-) -> None:  # fmt: skip
+    db: Path | None,
+    host: str,
+    port: int,
+    workers: int | None,
+    allowed_hosts: tuple[str, ...],
+    max_in_flight: int,
+    cache_mb: float,
+    request_timeout: float,
+) -> None:
     """Serve the explorer (JSON API and pages) from the store, read-only.
 
     Replacing the store file (``lawgraph ingest``) switches every worker to the new store.
@@ -67,18 +77,31 @@ def serve(
     hosts = {host, "localhost", "127.0.0.1", "::1", "[::1]", *allowed_hosts}
     if host in ("0.0.0.0", "::"):
         click.echo("bound to every interface: pass --allowed-host NAME for each public name")
-    os.environ.update(LAWGRAPH_DB=str(path), LAWGRAPH_ALLOWED_HOSTS=",".join(sorted(hosts)),
-                      LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight),
-                      LAWGRAPH_CACHE_MB=str(cache_mb),
-                      LAWGRAPH_REQUEST_TIMEOUT=str(request_timeout))  # fmt: skip
-    click.echo(f"serving {path} on http://{host}:{port} with {workers} worker(s) "
-               f"(store checked in {time.perf_counter() - t:.2f} s)")  # fmt: skip
+    os.environ.update(
+        LAWGRAPH_DB=str(path),
+        LAWGRAPH_ALLOWED_HOSTS=",".join(sorted(hosts)),
+        LAWGRAPH_MAX_IN_FLIGHT=str(max_in_flight),
+        LAWGRAPH_CACHE_MB=str(cache_mb),
+        LAWGRAPH_REQUEST_TIMEOUT=str(request_timeout),
+    )
+    click.echo(
+        f"serving {path} on http://{host}:{port} with {workers} worker(s) "
+        f"(store checked in {time.perf_counter() - t:.2f} s)"
+    )
     from .. import app, protocol
 
     # named by import path: each worker process imports the app itself
-    uvicorn.run(f"{app.__name__}:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level="warning", timeout_keep_alive=5, limit_concurrency=4 * max_in_flight,
-                http=f"{protocol.__name__}:GuardedHTTPProtocol")  # fmt: skip
+    uvicorn.run(
+        f"{app.__name__}:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        timeout_keep_alive=5,
+        limit_concurrency=4 * max_in_flight,
+        http=f"{protocol.__name__}:GuardedHTTPProtocol",
+    )
 
 
 COMMANDS: list[click.Command] = [serve]

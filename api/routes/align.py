@@ -105,8 +105,14 @@ def list_alignments(
     _doc(con, doc_a)
     _doc(con, doc_b)
     rows = alignments(con, doc_a, doc_b, method=method, flagged=flagged, limit=limit)
-    return {"doc_a": doc_a, "doc_b": doc_b, "method": method, "flagged": flagged,
-            "count": len(rows), "results": rows}  # fmt: skip
+    return {
+        "doc_a": doc_a,
+        "doc_b": doc_b,
+        "method": method,
+        "flagged": flagged,
+        "count": len(rows),
+        "results": rows,
+    }
 
 
 class Translation(BaseModel):
@@ -182,5 +188,6 @@ def tmx(
         raise HTTPException(400, str(exc)) from exc
     media = "text/csv" if format == "csv" else "application/x-tmx+xml"
     name = f"{a}_{b}.{format}"
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+    return Response(
+        body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )

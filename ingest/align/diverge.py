@@ -137,12 +137,21 @@ class _Corpus:
 def _load(con: sqlite3.Connection) -> _Corpus:
     docs = con.execute("SELECT id, language, edition, ord FROM documents").fetchall()
     c = _Corpus(
-        langs={d[0]: d[1] for d in docs}, editions={d[0]: d[2] for d in docs},
-        order={d[0]: d[3] for d in docs}, nodes={}, kids=defaultdict(list),
-        footnotes=defaultdict(list), cites=defaultdict(list), labels={}, by_label={},
-        national=set(), textless=set(), truncated=set(), concepts=defaultdict(set),
+        langs={d[0]: d[1] for d in docs},
+        editions={d[0]: d[2] for d in docs},
+        order={d[0]: d[3] for d in docs},
+        nodes={},
+        kids=defaultdict(list),
+        footnotes=defaultdict(list),
+        cites=defaultdict(list),
+        labels={},
+        by_label={},
+        national=set(),
+        textless=set(),
+        truncated=set(),
+        concepts=defaultdict(set),
         concept_langs=defaultdict(set),
-    )  # fmt: skip
+    )
     rows = con.execute(
         "SELECT id, doc, label, kind, law, text, parent, attrs, title FROM nodes ORDER BY doc, ord"
     ).fetchall()
@@ -161,15 +170,34 @@ def _load(con: sqlite3.Connection) -> _Corpus:
             c.footnotes[r[6]].append({"id": r[0], "text": r[5], "attrs": attrs})
         if r[3] not in PROVISION_KINDS or (r[1], r[4]) in c.textless:
             continue
-        c.nodes[r[0]] = {"id": r[0], "doc": r[1], "label": r[2], "kind": r[3], "law": r[4],
-                         "text": r[5], "parent": r[6], "attrs": attrs, "title": r[8]}  # fmt: skip
+        c.nodes[r[0]] = {
+            "id": r[0],
+            "doc": r[1],
+            "label": r[2],
+            "kind": r[3],
+            "law": r[4],
+            "text": r[5],
+            "parent": r[6],
+            "attrs": attrs,
+            "title": r[8],
+        }
         c.by_label[(r[1], r[2])] = r[0]
         if r[6]:
             c.kids[r[6]].append(r[0])
-    for r in con.execute("SELECT source, target, reason, raw, ref, start, end, field "
-                         "FROM citations ORDER BY rowid"):  # fmt: skip
-        c.cites[r[0]].append({"target": r[1], "reason": r[2], "raw": r[3], "ref": r[4],
-                              "start": r[5], "end": r[6], "field": r[7]})  # fmt: skip
+    for r in con.execute(
+        "SELECT source, target, reason, raw, ref, start, end, field FROM citations ORDER BY rowid"
+    ):
+        c.cites[r[0]].append(
+            {
+                "target": r[1],
+                "reason": r[2],
+                "raw": r[3],
+                "ref": r[4],
+                "start": r[5],
+                "end": r[6],
+                "field": r[7],
+            }
+        )
     if store.has_table(con, "concept_hits"):
         hits = con.execute("SELECT node, concept, surface FROM concept_hits")
         for node, concept, surface in hits:
@@ -196,8 +224,9 @@ def _load(con: sqlite3.Connection) -> _Corpus:
                 c.renders.setdefault((la, lb), {}).setdefault(wa, set()).add(wb)
                 c.renders.setdefault((lb, la), {}).setdefault(wb, set()).add(wa)
     sizes = Counter(n["doc"] for n in c.nodes.values())
-    tagged = Counter((c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes
-                     for k in ks)  # fmt: skip
+    tagged = Counter(
+        (c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes for k in ks
+    )
     c.concept_share = {key: v / sizes[key[0]] for key, v in tagged.items()}
     if store.has_table(con, "concept_terms"):
         for concept, lang, folded in con.execute("SELECT concept, lang, folded FROM concept_terms"):
@@ -277,8 +306,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     lang = c.langs[doc]
     members = _subtree(c, nid) if scope == "subtree" else [nid]
     text = " ".join(c.nodes[m]["text"] for m in members if c.nodes[m]["text"])
-    side = Side(id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope,
-                text=text)  # fmt: skip
+    side = Side(
+        id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope, text=text
+    )
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
@@ -294,8 +324,14 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
             side.targets.setdefault(label, x["raw"])
             side.mapped.setdefault(label, _map_label(c, x["target"], label, doc, odoc))
             if x["target"] in c.national:
-                side.national.append({"kind": "supplement-reference", "id": m, "text": x["raw"],
-                                      "target": x["target"]})  # fmt: skip
+                side.national.append(
+                    {
+                        "kind": "supplement-reference",
+                        "id": m,
+                        "text": x["raw"],
+                        "target": x["target"],
+                    }
+                )
         attrs = c.nodes[m]["attrs"]
         if attrs.get("greek_note"):
             notes = GREEK_NOTE.findall(c.nodes[m]["text"]) or [c.nodes[m]["text"][-160:]]
@@ -305,8 +341,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         for fn in c.footnotes.get(m, []):
             cited = [x["target"] for x in c.cites.get(fn["id"], []) if x["target"] in c.national]
             if fn["attrs"].get("greek_note") or cited:
-                side.national.append({"kind": "national-footnote", "id": fn["id"],
-                                      "text": fn["text"]})  # fmt: skip
+                side.national.append(
+                    {"kind": "national-footnote", "id": fn["id"], "text": fn["text"]}
+                )
         side.concepts |= {k for k in c.concepts.get(m, ()) if _telling(c, k, doc, odoc)}
     near = _subtree(c, nid) + ([n["parent"]] if n["parent"] in c.nodes else [])
     side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
@@ -417,23 +454,34 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
             law = n["law"] or n["label"]
             if (other, law) in c.textless or (other, law) in c.truncated:
                 continue
-            out.append({"doc": n["doc"], "other": other, "node": nid, "label": n["label"],
-                        "kind": n["kind"], "law": n["law"],
-                        "national": int(nid in c.national)})  # fmt: skip
+            out.append(
+                {
+                    "doc": n["doc"],
+                    "other": other,
+                    "node": nid,
+                    "label": n["label"],
+                    "kind": n["kind"],
+                    "law": n["law"],
+                    "national": int(nid in c.national),
+                }
+            )
     return out
 
 
 def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
     da, db = c.nodes[a]["doc"], c.nodes[b]["doc"]
     if c.editions[da] == c.editions[db]:
-        msg = (f"{a} and {b} carry the same label but do not say the same: the two "
-               f"translations differ in substance (alignment {score:.0%})")  # fmt: skip
+        msg = (
+            f"{a} and {b} carry the same label but do not say the same: the two "
+            f"translations differ in substance (alignment {score:.0%})"
+        )
     else:
-        msg = (f"{a} and {b} carry the same label and subject, but the rule was rewritten "
-               f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
-               f"{score:.0%})")  # fmt: skip
-    return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)},
-                   msg)  # fmt: skip
+        msg = (
+            f"{a} and {b} carry the same label and subject, but the rule was rewritten "
+            f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
+            f"{score:.0%})"
+        )
+    return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)}, msg)
 
 
 def _gap_finding(c: _Corpus, gap: dict) -> dict:
@@ -442,8 +490,12 @@ def _gap_finding(c: _Corpus, gap: dict) -> dict:
     type_ = "national-addition" if gap["national"] else "structure"
     n = c.nodes[nid]
     evidence = {doc: [gap["label"]], other: [], "title": n["title"] or n["text"][:160]}
-    return finding(type_, "high" if gap["kind"] == "law" else "medium", evidence,
-                   f"{doc} has {what} {gap['label']}; {other} has no counterpart")  # fmt: skip
+    return finding(
+        type_,
+        "high" if gap["kind"] == "law" else "medium",
+        evidence,
+        f"{doc} has {what} {gap['label']}; {other} has no counterpart",
+    )
 
 
 def divergence_stage(con: sqlite3.Connection) -> dict:
@@ -457,16 +509,25 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     con.executescript(SCHEMA)
     c = _load(con)
     pairs, source = _pairs(con, c)
-    sides = [(_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b)))
-             for a, b, _ in pairs]  # fmt: skip
+    sides = [
+        (_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b))) for a, b, _ in pairs
+    ]
     cal = calibrate(sides)
     rows: list[tuple] = []
     for sa, sb in sides:
         for f in run_checks(sa, sb, cal):
             rows.append((sa.id, sb.id, sa.doc, sb.doc, sa.label, f))
     for (a, b), score in sorted(c.rewritten.items()):
-        rows.append((a, b, c.nodes[a]["doc"], c.nodes[b]["doc"], c.nodes[a]["label"],
-                     _rewritten_finding(c, a, b, score)))  # fmt: skip
+        rows.append(
+            (
+                a,
+                b,
+                c.nodes[a]["doc"],
+                c.nodes[b]["doc"],
+                c.nodes[a]["label"],
+                _rewritten_finding(c, a, b, score),
+            )
+        )
     gaps = _gaps(c, pairs)
     for g in gaps:
         if g["kind"] != "law" or (g["other"], g["label"]) in c.by_label:
@@ -478,17 +539,33 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
     con.executemany(
         "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [(fid, family_of(c, da, db, f["type"]), a, b, da, db, label, f["type"], f["severity"],
-          f["weight"], json.dumps(f["evidence"], ensure_ascii=False), f["message"])
-         for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)],
-    )  # fmt: skip
+        [
+            (
+                fid,
+                family_of(c, da, db, f["type"]),
+                a,
+                b,
+                da,
+                db,
+                label,
+                f["type"],
+                f["severity"],
+                f["weight"],
+                json.dumps(f["evidence"], ensure_ascii=False),
+                f["message"],
+            )
+            for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)
+        ],
+    )
     scores: dict[tuple, list] = {}
     for a, b, da, db, label, f in rows:
         s = scores.setdefault((a, b, da, db, label), [0.0, 0])
         s[0] += f["weight"]
         s[1] += 1
-    con.executemany("INSERT INTO divergence_scores VALUES (?,?,?,?,?,?,?)",
-                    [(*k, round(v[0], 3), v[1]) for k, v in scores.items()])  # fmt: skip
+    con.executemany(
+        "INSERT INTO divergence_scores VALUES (?,?,?,?,?,?,?)",
+        [(*k, round(v[0], 3), v[1]) for k, v in scores.items()],
+    )
     con.executemany(
         "INSERT INTO divergence_gaps VALUES (?,?,?,?,?,?,?)",
         [
@@ -499,16 +576,22 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     by_type = Counter(f["type"] for *_, f in rows)
     by_docs = Counter(f"{da}~{db}" for _, _, da, db, _, _ in rows)
     return {
-        "pairs": len(pairs), "pairs_from": source, "divergences": len(rows),
-        "scored_pairs": len(scores), "gaps": len(gaps),
-        "by_type": dict(sorted(by_type.items())), "by_documents": dict(sorted(by_docs.items())),
+        "pairs": len(pairs),
+        "pairs_from": source,
+        "divergences": len(rows),
+        "scored_pairs": len(scores),
+        "gaps": len(gaps),
+        "by_type": dict(sorted(by_type.items())),
+        "by_documents": dict(sorted(by_docs.items())),
         "length_calibration": "; ".join(
             f"{k} ×{v['median_ratio']} (MAD {v['mad']:.3f}, n {v['n']})" for k, v in cal.items()
         ),
-        "calibration": {k: {x: round(y, 4) if isinstance(y, float) else y for x, y in v.items()}
-                        for k, v in cal.items()},
+        "calibration": {
+            k: {x: round(y, 4) if isinstance(y, float) else y for x, y in v.items()}
+            for k, v in cal.items()
+        },
         "seconds": round(time.perf_counter() - t0, 2),
-    }  # fmt: skip
+    }
 
 
 FAMILIES = ("translation", "edition", "national")
@@ -525,8 +608,7 @@ def family_of(c: _Corpus, doc_a: str, doc_b: str, type_: str) -> str:
     return "translation" if c.editions[doc_a] == c.editions[doc_b] else "edition"
 
 
-VOLATILE = frozenset({"alignment", "ratio", "normal_ratio", "z", "chars", "count",
-                      "counterpart"})  # fmt: skip
+VOLATILE = frozenset({"alignment", "ratio", "normal_ratio", "z", "chars", "count", "counterpart"})
 """Evidence that depends on the whole corpus (the usual length ratio, an alignment score,
 a cited target's counterpart) and so is left out of a finding's id."""
 
@@ -549,8 +631,9 @@ def finding_ids(rows: list[tuple]) -> list[str]:
     out: list[str] = []
     seen: Counter[str] = Counter()
     for a, b, da, db, f in rows:
-        key = json.dumps([a, b, da, db, f["type"], _identity(f["evidence"])],
-                         ensure_ascii=False, sort_keys=True)  # fmt: skip
+        key = json.dumps(
+            [a, b, da, db, f["type"], _identity(f["evidence"])], ensure_ascii=False, sort_keys=True
+        )
         fid = hashlib.sha256(key.encode()).hexdigest()[:12]
         seen[fid] += 1
         out.append(fid if seen[fid] == 1 else f"{fid}-{seen[fid]}")

@@ -126,5 +126,11 @@ def evaluate(con: sqlite3.Connection, judged: list[dict], region: list[dict]) ->
             c["found"] += int(hit)
         if not hit:
             misses.append(d)
-    return {"precision": dict(prec), "recall": dict(rec), "dropped": dict(gone),
-            "unjudged_shown": unjudged, "shown": len(shown), "misses": misses}  # fmt: skip
+    return {
+        "precision": dict(prec),
+        "recall": dict(rec),
+        "dropped": dict(gone),
+        "unjudged_shown": unjudged,
+        "shown": len(shown),
+        "misses": misses,
+    }

@@ -107,9 +107,16 @@ def load_corpus(con: sqlite3.Connection) -> Corpus:
         if attrs.get("supplement") or attrs.get("national") or attrs.get("bylaw"):
             continue
         p = Prov(
-            id=r[0], doc=r[1], label=r[2], kind=r[3], law=r[4] or "", title=r[5] or "",
-            text=r[6] or "", parent=r[7], has_text=attrs.get("has_text", True) is not False,
-        )  # fmt: skip
+            id=r[0],
+            doc=r[1],
+            label=r[2],
+            kind=r[3],
+            law=r[4] or "",
+            title=r[5] or "",
+            text=r[6] or "",
+            parent=r[7],
+            has_text=attrs.get("has_text", True) is not False,
+        )
         if p.kind == "topic":
             topics[p.id] = p
             continue

@@ -164,8 +164,11 @@ class PairMatcher:
         label twins (mostly true pairs) to :data:`calibration.SCALE_TWIN`."""
         sa, sb = self.space.a, self.space.b
         labels = {self.corpus.provs[b].label: j for j, b in enumerate(sb.ids)}
-        twins = [lex[i, labels[self.corpus.provs[a].label]] for i, a in enumerate(sa.ids)
-                 if self.corpus.provs[a].label in labels]  # fmt: skip
+        twins = [
+            lex[i, labels[self.corpus.provs[a].label]]
+            for i, a in enumerate(sa.ids)
+            if self.corpus.provs[a].label in labels
+        ]
         if len(twins) < 10 or lex.size == 0:
             return lex
         low, high = float(np.median(lex)), float(np.median(twins))
@@ -264,12 +267,16 @@ class PairMatcher:
         if not best:
             return
         b = best[0]
-        back = [x for x in self.space.top_rev(b, CANDIDATES)
-                if x not in self.match or self.match[x] == b]  # fmt: skip
+        back = [
+            x
+            for x in self.space.top_rev(b, CANDIDATES)
+            if x not in self.match or self.match[x] == b
+        ]
         if not back or back[0] != a:
             return
-        rival = max((self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)),
-                    default=0.0)  # fmt: skip
+        rival = max(
+            (self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)), default=0.0
+        )
         if self.fit(a, b) - rival < calibration.SEARCH_MARGIN:
             return
         if self.fit(a, b) < calibration.THETA:
@@ -306,14 +313,12 @@ class PairMatcher:
                 continue  # a law stays matched to a law: the book did not divide it
             ka, kb = self._kids(a, self.doc_a), self._kids(b, self.doc_b)
             if not ka and kb:
-                best = max(((self.fit(a, c), c) for c in kb if c not in self.taken),
-                           default=None)  # fmt: skip
+                best = max(((self.fit(a, c), c) for c in kb if c not in self.taken), default=None)
                 if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
                     del self.taken[b]
                     self._take(a, best[1], self.how[a])
             elif ka and not kb:
-                best = max(((self.fit(c, b), c) for c in ka if c not in self.match),
-                           default=None)  # fmt: skip
+                best = max(((self.fit(c, b), c) for c in ka if c not in self.match), default=None)
                 if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
                     del self.match[a]
                     self.how.pop(a, None)
@@ -323,10 +328,22 @@ class PairMatcher:
 
     def _margins(self, a: str, b: str) -> tuple[float, float]:
         mine = self.fit(a, b)
-        row = max((self.fit(a, x) for x in self.space.top(a, CANDIDATES)
-                   if not _related(self.corpus, x, b)), default=0.0)  # fmt: skip
-        col = max((self.fit(x, b) for x in self.space.top_rev(b, CANDIDATES)
-                   if not _related(self.corpus, x, a)), default=0.0)  # fmt: skip
+        row = max(
+            (
+                self.fit(a, x)
+                for x in self.space.top(a, CANDIDATES)
+                if not _related(self.corpus, x, b)
+            ),
+            default=0.0,
+        )
+        col = max(
+            (
+                self.fit(x, b)
+                for x in self.space.top_rev(b, CANDIDATES)
+                if not _related(self.corpus, x, a)
+            ),
+            default=0.0,
+        )
         return mine - row, mine - col
 
     def _parent_match(self, a: str, b: str) -> bool | None:
@@ -407,7 +424,8 @@ class PairMatcher:
                     d.relation = "same"
                 else:
                     same_law = law_of(self.corpus.provs[a].label) == law_of(
-                        self.corpus.provs[b].label)  # fmt: skip
+                        self.corpus.provs[b].label
+                    )
                     d.relation = "renumbered" if same_law else "moved"
         if d.b is None:
             self._rescue(a, d, cands)

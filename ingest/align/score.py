@@ -274,8 +274,10 @@ def _covered_once(src: Counter, reach: dict[str, int]) -> float:
 
 def _subtree_counts(corpus: Corpus, bags: Bags, ids: list[str]) -> dict[str, Counter]:
     """Lemma counts of the subtree (own text and every sub-provision's) of each of ``ids``."""
-    return {nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
-            for nid in ids}  # fmt: skip
+    return {
+        nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
+        for nid in ids
+    }
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
@@ -288,8 +290,7 @@ def _dice(a, b) -> float | None:
     return 2 * len(set(a) & set(b)) / (len(set(a)) + len(set(b)))
 
 
-FEATURES = ("lex", "lex_min", "cover", "same_label", "same_law", "in_parent", "length",
-            "anchors")  # fmt: skip
+FEATURES = ("lex", "lex_min", "cover", "same_label", "same_law", "in_parent", "length", "anchors")
 """The signals of one candidate pair, in the order the calibrated model weighs them."""
 
 
@@ -334,9 +335,13 @@ def _bag_matrix(vocab: dict[str, int], bags: list[list[str]], idf: dict[str, flo
 
 
 def bag_similarity(
-    lex: Lexicon, idf: dict[str, dict[str, float]], lang_x: str, lang_y: str,
-    xs: list[list[str]], ys: list[list[str]],
-) -> np.ndarray:  # fmt: skip
+    lex: Lexicon,
+    idf: dict[str, dict[str, float]],
+    lang_x: str,
+    lang_y: str,
+    xs: list[list[str]],
+    ys: list[list[str]],
+) -> np.ndarray:
     """Lexical similarity (mean of both directions) of token lists ``xs`` (language
     ``lang_x``) with ``ys``: a matrix of shape (len(xs), len(ys))."""
     flip = lex.lang_a != lang_x
@@ -352,8 +357,10 @@ def bag_similarity(
         for toks in (*xs, *ys):
             for w in toks:
                 every.setdefault(w, len(every))
-        direct = (_bag_matrix(every, xs, idf.get(lang_x, {}))
-                  @ _bag_matrix(every, ys, idf.get(lang_y, {})).T).toarray()  # fmt: skip
+        direct = (
+            _bag_matrix(every, xs, idf.get(lang_x, {}))
+            @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
+        ).toarray()
         out = np.maximum(out, direct)
     return out
 
@@ -377,8 +384,9 @@ def expand_lexicon(corpus: Corpus, bags: Bags, lex: Lexicon, idf: dict) -> Lexic
     la, lb = lex.lang_a, lex.lang_b
     doc_pairs = language_pairs(corpus)[(la, lb)]
     for _ in range(EXPAND_ROUNDS):
-        train = [p for da, db in doc_pairs
-                 for p in label_training_pairs(corpus, bags, da, db, None)]  # fmt: skip
+        train = [
+            p for da, db in doc_pairs for p in label_training_pairs(corpus, bags, da, db, None)
+        ]
         sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in train])
         keep = [p for p, s in zip(train, sims, strict=True) if s >= BOOTSTRAP_KEEP]
         seen = set(keep)
@@ -403,5 +411,8 @@ def _mutual_leaves(corpus: Corpus, bags: Bags, space: PairSpace) -> list[tuple[s
         return []
     sub = ((space.ab + space.ba) / 2)[np.ix_(la, lb)]
     rows, cols = sub.argmax(axis=1), sub.argmax(axis=0)
-    return [(space.a.ids[la[i]], space.b.ids[lb[j]]) for i, j in enumerate(rows)
-            if cols[j] == i and sub[i, j] >= EXPAND_MIN]  # fmt: skip
+    return [
+        (space.a.ids[la[i]], space.b.ids[lb[j]])
+        for i, j in enumerate(rows)
+        if cols[j] == i and sub[i, j] >= EXPAND_MIN
+    ]

@@ -303,9 +303,11 @@ class _Parser:
             m = FOOTNOTE_START_RE.match(first.text)
             anchors = self.marker_nodes.get(fn.number, [])
             node = self.b.footnote(
-                str(fn.number), m.group(2) if m else first.stripped, first,
+                str(fn.number),
+                m.group(2) if m else first.stripped,
+                first,
                 anchor=anchors[0] if anchors else None,
-            )  # fmt: skip
+            )
             for k in fn.lines[1:]:
                 self.b.extend_footnote(node, self.lines[k].text, self.lines[k])
             if not anchors:

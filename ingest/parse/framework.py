@@ -262,8 +262,11 @@ def load_settings(path: Path, corpus_dir: Path | None = None) -> Settings:
         pat = entry.get("pattern")
         if pat is not None and pat not in patterns:
             raise SettingsError(f"{path}: rule {entry['rule']!r} names unknown pattern {pat!r}")
-        rules.append(RuleSpec(entry.get("name", entry["rule"]), entry["rule"],
-                              patterns[pat] if pat else None))  # fmt: skip
+        rules.append(
+            RuleSpec(
+                entry.get("name", entry["rule"]), entry["rule"], patterns[pat] if pat else None
+            )
+        )
     numbering = dict(data.get("numbering", {}))
     for kind, scheme in numbering.items():
         if scheme not in SCHEMES:

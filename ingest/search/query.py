@@ -127,8 +127,9 @@ def _check(con, q, doc, lang, kind, limit, expand) -> Request:
         raise SearchError(f"unknown kind {kind!r} (known: {', '.join(KIND_FILTERS)})")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
-    return Request(q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit,
-                   bool(expand), langs)  # fmt: skip
+    return Request(
+        q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit, bool(expand), langs
+    )
 
 
 def _query_langs(req: Request, words: list[str]) -> list[str]:
@@ -365,10 +366,16 @@ def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: di
         if r is None:
             continue
         hit = {
-            "id": node_id, "doc": r[1], "lang": langs.get(r[1]), "kind": r[3], "label": r[2],
-            "law": r[4], "title": r[5], "snippet": node_snippet(r[5], r[6], hl),
+            "id": node_id,
+            "doc": r[1],
+            "lang": langs.get(r[1]),
+            "kind": r[3],
+            "label": r[2],
+            "law": r[4],
+            "title": r[5],
+            "snippet": node_snippet(r[5], r[6], hl),
             "score": round(score, 3),
-        }  # fmt: skip
+        }
         if r[3] == "index_term":
             targets = [f"{r[1]}/{t}" for t in json.loads(r[7]).get("targets") or []]
             hit["targets"] = [
