@@ -38,12 +38,14 @@ $(CHROMIUM):
 browser: $(CHROMIUM)
 
 test: install-test $(CHROMIUM)
-	$(BIN)/ruff check ingest graph api web tests bench
+	$(BIN)/ruff check ingest store graph api web tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: install-test
-	$(BIN)/ruff check ingest graph api web tests bench
-	$(BIN)/ruff format --check ingest graph api web tests bench
+	$(BIN)/ruff check ingest store graph api web tests bench
+	$(BIN)/ruff format --check ingest store graph api web tests bench
+	$(BIN)/mypy
 
 bench: install-test ingest
 	$(BIN)/python bench/ingest_speed.py

@@ -14,14 +14,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from ingest import store
+from lawgraph import store
+from lawgraph.graph.build import build_graph
+from lawgraph.store.serving import StoreChanged, StoreHolder
+from lawgraph.web.pages import STATIC, TEMPLATES
+from lawgraph.web.pages import router as pages_router
 
 from . import errors
 from .cache import ResponseCache
 from .docs import offline_app
 from .middleware import CSP, SECURITY_HEADERS, ServingMiddleware
 from .routes import align, compare, coverage, documents, glossary, graph, health, nodes, search
-from .serving import StoreChanged, StoreHolder
 
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
@@ -48,7 +51,7 @@ def create_app(
         StoreError: if the store is missing, of another schema version or damaged.
     """
     path = store.resolve_db(db)
-    holder = StoreHolder(path)
+    holder = StoreHolder(path, build_graph)
     app = offline_app(title="lawgraph", version=VERSION, description=__doc__)
     app.state.holder = holder
     app.state.db = str(path)
@@ -62,27 +65,31 @@ def create_app(
     for feature in (compare, glossary, search):
         app.include_router(feature.router)
 
-    from web.pages import TEMPLATES
-    from web.pages import router as pages_router
-
     app.include_router(pages_router)
-    static = Path(__file__).parent.parent / "web" / "static"
+    static = STATIC
     app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
-    titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed",
-              500: "Server error", 503: "Busy"}  # fmt: skip
+    titles = {
+        400: "Bad request",
+        404: "Not found",
+        405: "Method not allowed",
+        500: "Server error",
+        503: "Busy",
+    }
 
     def page_or_json(request: Request, status: int, message: str):
         if request.url.path.startswith(("/api", "/static")):
             return errors.error_response(status, message)
         return TEMPLATES.TemplateResponse(
-            request, "error.html", {"title": titles.get(status, "Error"), "message": message},
+            request,
+            "error.html",
+            {"title": titles.get(status, "Error"), "message": message},
             status_code=status,
-        )  # fmt: skip
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
@@ -104,16 +111,26 @@ def create_app(
         log.error("request %s %s failed", rid, request.url.path, exc_info=exc)
         response = page_or_json(request, 500, f"internal error (request id {rid})")
         # answered outside the serving middleware: add what it would have added
-        for k, v in [*SECURITY_HEADERS, (b"content-security-policy", CSP.encode()),
-                     (b"x-request-id", rid.encode()), (b"cache-control", b"no-store")]:  # fmt: skip
+        for k, v in [
+            *SECURITY_HEADERS,
+            (b"content-security-policy", CSP.encode()),
+            (b"x-request-id", rid.encode()),
+            (b"cache-control", b"no-store"),
+        ]:
             response.headers[k.decode()] = v.decode()
         return response
 
-    app.openapi = lambda: _openapi_with_400(app)
+    # FastAPI documents replacing the method to change the schema
+    app.openapi = lambda: _openapi_with_400(app)  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ResponseCache, max_bytes=int(cache_mb * 1024 * 1024))
-    app.add_middleware(ServingMiddleware, holder=holder, max_in_flight=max_in_flight,
-                       allowed_hosts=allowed_hosts, version=VERSION)  # fmt: skip
+    app.add_middleware(
+        ServingMiddleware,
+        holder=holder,
+        max_in_flight=max_in_flight,
+        allowed_hosts=allowed_hosts,
+        version=VERSION,
+    )
     return app
 
 

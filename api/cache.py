@@ -33,9 +33,14 @@ class ResponseCache:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         snap = scope.get(SNAPSHOT_KEY)
-        cacheable = (self.max_bytes > 0 and scope["type"] == "http" and scope["method"] == "GET"
-                     and snap is not None and not scope["path"].startswith(UNCACHED))  # fmt: skip
-        if not cacheable:
+        cacheable = (
+            self.max_bytes > 0
+            and scope["type"] == "http"
+            and scope["method"] == "GET"
+            and snap is not None
+            and not scope["path"].startswith(UNCACHED)
+        )
+        if not cacheable or snap is None:
             await self.app(scope, receive, send)
             return
         if snap.store_id != self.store_id:
@@ -49,8 +54,9 @@ class ResponseCache:
             self.entries.move_to_end(key)
             self.hits += 1
             status, response_headers, body = hit
-            await send({"type": "http.response.start", "status": status,
-                        "headers": list(response_headers)})  # fmt: skip
+            await send(
+                {"type": "http.response.start", "status": status, "headers": list(response_headers)}
+            )
             await send({"type": "http.response.body", "body": body})
             return
         self.misses += 1

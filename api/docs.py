@@ -31,7 +31,7 @@ def offline_app(**kwargs) -> FastAPI:
             redoc_favicon_url=f"{root}/favicon.ico",
             with_google_fonts=False,
         )
-        html = page.body.decode().replace("<head>", "<head>\n" + SELF_ONLY_IMAGES, 1)
+        html = bytes(page.body).decode().replace("<head>", "<head>\n" + SELF_ONLY_IMAGES, 1)
         return HTMLResponse(html)
 
     return app

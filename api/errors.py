@@ -10,8 +10,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
-CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 422: "invalid",
-         500: "internal", 503: "busy"}  # fmt: skip
+CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    422: "invalid",
+    500: "internal",
+    503: "busy",
+}
 
 
 def error_response(status: int, message: str) -> JSONResponse:

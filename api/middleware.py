@@ -19,21 +19,22 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .serving import StoreHolder
+from lawgraph.store.serving import CANCEL_KEY, SNAPSHOT_KEY, StoreHolder
 
-SNAPSHOT_KEY = "lawgraph.snapshot"
-CANCEL_KEY = "lawgraph.cancelled"
-"""A :class:`threading.Event` set when the client of a ``GET`` goes away before its answer."""
 MAX_BODY = 64 * 1024
 HEALTH_PATH = "/api/health"
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")  # fmt: skip
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 # Swagger UI and ReDoc pages (assets served from this server by fastapi-offline) start
 # with an inline script; nothing is loaded from elsewhere
-DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; "
-            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; "
-            "object-src 'none'; frame-ancestors 'none'")  # fmt: skip
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; "
+    "object-src 'none'; frame-ancestors 'none'"
+)
 DOCS_PATHS = ("/docs", "/redoc")
 MUTABLE_PATHS = ("/divergences", "/api/divergences")
 """Answers that also depend on the review file beside the store (review states, and the
@@ -89,13 +90,20 @@ class ServingMiddleware:
             return
         path = scope["path"]
         if self.in_flight >= self.max_in_flight and path != HEALTH_PATH:
-            await _plain_error(send, 503, "busy", "server busy, retry shortly", request_id,
-                               [(b"retry-after", str(self.retry_after).encode())])  # fmt: skip
+            await _plain_error(
+                send,
+                503,
+                "busy",
+                "server busy, retry shortly",
+                request_id,
+                [(b"retry-after", str(self.retry_after).encode())],
+            )
             return
         length = headers.get(b"content-length", b"0")
         if not length.isdigit() or int(length) > MAX_BODY:
-            await _plain_error(send, 413, "too_large", f"request body over {MAX_BODY} bytes",
-                               request_id)  # fmt: skip
+            await _plain_error(
+                send, 413, "too_large", f"request body over {MAX_BODY} bytes", request_id
+            )
             return
         snap = self.holder.current()
         scope[SNAPSHOT_KEY] = snap
@@ -106,26 +114,44 @@ class ServingMiddleware:
         static = path.startswith("/static/")
         mutable = path.startswith(MUTABLE_PATHS)
         etag = f'W/"{snap.store_id[:24]}-{self.version}"'.encode()
-        if (is_get and not static and not mutable
-                and etag in _etags(headers.get(b"if-none-match", b""))):  # fmt: skip
-            await send({"type": "http.response.start", "status": 304,
-                        "headers": [(b"etag", etag), (b"cache-control", DYNAMIC_CACHE),
-                                    (b"x-request-id", request_id.encode()),
-                                    *SECURITY_HEADERS]})  # fmt: skip
+        if (
+            is_get
+            and not static
+            and not mutable
+            and etag in _etags(headers.get(b"if-none-match", b""))
+        ):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 304,
+                    "headers": [
+                        (b"etag", etag),
+                        (b"cache-control", DYNAMIC_CACHE),
+                        (b"x-request-id", request_id.encode()),
+                        *SECURITY_HEADERS,
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": b""})
             return
         csp = (DOCS_CSP if path.startswith(DOCS_PATHS) else CSP).encode()
 
         async def send_wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
-                out = [(k, v) for k, v in message.get("headers", [])
-                       if k.lower() not in (b"location", b"cache-control", b"etag")
-                       or (static and k.lower() == b"etag")]  # fmt: skip
+                out = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if k.lower() not in (b"location", b"cache-control", b"etag")
+                    or (static and k.lower() == b"etag")
+                ]
                 for k, v in message.get("headers", []):
                     if k.lower() == b"location":
                         out.append((k, _relative(v)))
-                out += [*SECURITY_HEADERS, (b"content-security-policy", csp),
-                        (b"x-request-id", request_id.encode())]  # fmt: skip
+                out += [
+                    *SECURITY_HEADERS,
+                    (b"content-security-policy", csp),
+                    (b"x-request-id", request_id.encode()),
+                ]
                 if is_get and static:
                     out.append((b"cache-control", STATIC_CACHE))
                 elif is_get and message["status"] == 200 and not mutable:
@@ -153,7 +179,7 @@ async def _cancel_on_disconnect(app: ASGIApp, scope: Scope, receive: Receive, se
     The request body of a ``GET`` is read here, then the client connection is watched
     while the answer is made: on ``http.disconnect`` the application task is cancelled
     and ``scope[CANCEL_KEY]`` is set, which aborts the store queries of the request
-    (:meth:`api.serving.Snapshot.connection`) and the steps that check it.
+    (:meth:`store.serving.Snapshot.connection`) and the steps that check it.
     """
     first = await receive()
     while first["type"] == "http.request" and first.get("more_body", False):
@@ -202,22 +228,33 @@ def _etags(value: bytes) -> set[bytes]:
 def _relative(location: bytes) -> bytes:
     """A redirect target without scheme and host (the Host header is never echoed)."""
     parts = urlsplit(location.decode("latin-1"))
-    rel = ((parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-           + (f"#{parts.fragment}" if parts.fragment else ""))  # fmt: skip
+    rel = (
+        (parts.path or "/")
+        + (f"?{parts.query}" if parts.query else "")
+        + (f"#{parts.fragment}" if parts.fragment else "")
+    )
     if rel.startswith("//"):
         rel = "/" + rel.lstrip("/")
     return rel.encode("latin-1")
 
 
 async def _plain_error(
-    send: Send, status: int, code: str, message: str, request_id: str,
+    send: Send,
+    status: int,
+    code: str,
+    message: str,
+    request_id: str,
     extra: list[tuple[bytes, bytes]] | None = None,
-) -> None:  # fmt: skip
+) -> None:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     headers = [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"), (b"x-request-id", request_id.encode()),
-        *SECURITY_HEADERS, (b"content-security-policy", CSP.encode()), *(extra or []),
-    ]  # fmt: skip
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-request-id", request_id.encode()),
+        *SECURITY_HEADERS,
+        (b"content-security-policy", CSP.encode()),
+        *(extra or []),
+    ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -30,9 +30,10 @@ MAX_BODY = 64 * 1024
 
 
 def _refusal(status: bytes, text: bytes) -> bytes:
-    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: " + str(len(text)).encode() + b"\r\nconnection: close\r\n\r\n"
-            + text)  # fmt: skip
+    return (
+        b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"content-length: " + str(len(text)).encode() + b"\r\nconnection: close\r\n\r\n" + text
+    )
 
 
 def request_timeout() -> float:
@@ -89,8 +90,9 @@ class GuardedHTTPProtocol(HttpToolsProtocol):
         self._deadline = self.loop.call_later(request_timeout(), self._expired)
 
     def _disarm(self) -> None:
-        if getattr(self, "_deadline", None) is not None:
-            self._deadline.cancel()
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
             self._deadline = None
 
     def _refuse(self, status: bytes, text: bytes) -> None:

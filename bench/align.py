@@ -21,8 +21,8 @@ import numpy as np
 from benchstore import bench_store
 from scipy.optimize import minimize
 
-from ingest.align import calibration
-from ingest.align.evaluate import evaluate_pairs, evaluate_topics, judge, load_devset
+from lawgraph.ingest.align import calibration
+from lawgraph.ingest.align.evaluate import evaluate_pairs, evaluate_topics, judge, load_devset
 
 
 def out(line: str = "") -> None:
@@ -79,7 +79,7 @@ def report(con: sqlite3.Connection, pairs: list[dict], topics: list[dict], mista
 
 def _features(con: sqlite3.Connection, pairs: list[dict]):
     """Signals and truth of the pairs the matcher chose for the dev entries' provisions."""
-    from ingest.align import align_corpus
+    from lawgraph.ingest.align import align_corpus
 
     result = align_corpus(con)
     xs, ys, groups = [], [], []

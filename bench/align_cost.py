@@ -27,7 +27,7 @@ TARGET = 1.2
 RUN = """
 import json, sys, tempfile, time
 sys.path.insert(0, sys.argv[1])
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest.pipeline import ingest_corpus
 with tempfile.TemporaryDirectory() as d:
     t = time.perf_counter()
     r = ingest_corpus(d + "/x.db", corpus_dir=sys.argv[1] + "/corpus", force=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest.pipeline import ingest_corpus
 
 
 @contextmanager

@@ -6,9 +6,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ingest import store
-from ingest.cite.evaluate import load_gold, score
-from ingest.pipeline import ingest_corpus
+from lawgraph import store
+from lawgraph.ingest.cite.evaluate import load_gold, score
+from lawgraph.ingest.pipeline import ingest_corpus
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from benchstore import bench_store
 
-from ingest.align.diverge_dev import evaluate, load
+from lawgraph.ingest.align.diverge_dev import evaluate, load
 
 
 def out(line: str = "") -> None:

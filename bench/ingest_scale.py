@@ -17,12 +17,12 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from ingest.corpus import DEFAULT_CORPUS
+from lawgraph.ingest.corpus import DEFAULT_CORPUS
 
 INGEST = """
 import json, resource, sys, time
 t = time.perf_counter()
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest.pipeline import ingest_corpus
 r = ingest_corpus(sys.argv[1], sys.argv[2], force=True)
 print(json.dumps({"seconds": time.perf_counter() - t, "documents": len(r.documents),
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

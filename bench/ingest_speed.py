@@ -29,7 +29,7 @@ FLOOR = """
 import json, time
 t = time.perf_counter()
 import spacy
-from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
 for doc in load_manifest(DEFAULT_CORPUS):
     _, raw = read_source(doc, DEFAULT_CORPUS)
     nlp = spacy.blank(doc.language)
@@ -41,7 +41,7 @@ print(json.dumps({"seconds": time.perf_counter() - t}))
 INGEST = """
 import json, sys, time
 t = time.perf_counter()
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest.pipeline import ingest_corpus
 r = ingest_corpus(sys.argv[1], force=sys.argv[2] == "force")
 print(json.dumps({"seconds": time.perf_counter() - t, "skipped": r.skipped,
                   "timings": r.timings}))
@@ -49,7 +49,7 @@ print(json.dumps({"seconds": time.perf_counter() - t, "skipped": r.skipped,
 
 PROFILE = """
 import cProfile, io, pstats, sys
-from ingest import pipeline
+from lawgraph.ingest import pipeline
 top = int(sys.argv[2])
 named = pipeline._named
 profiles = {}
@@ -90,7 +90,7 @@ def _cli_cold(db: str) -> dict:
     """``lawgraph ingest`` (what ``make run`` runs) into a new store, timed from outside."""
     t = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-c", "from api.cli import main; main()", "ingest", "--db", db,
+        [sys.executable, "-c", "from lawgraph.api.cli import main; main()", "ingest", "--db", db,
          "--no-warnings"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip

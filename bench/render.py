@@ -64,11 +64,11 @@ def main() -> int:
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-    from api.app import create_app
+    from lawgraph.api.app import create_app
 
     db = args.db
     if db is None:
-        from ingest.pipeline import ingest_corpus
+        from lawgraph.ingest.pipeline import ingest_corpus
 
         db = Path(tempfile.mkdtemp()) / "lawgraph.db"
         print(f"ingesting into {db} …", file=sys.stderr)

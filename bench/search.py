@@ -30,11 +30,11 @@ from pathlib import Path
 
 import httpx
 
-from ingest import store
-from ingest.pipeline import ingest_corpus
-from ingest.search import query
-from ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline
-from ingest.search.query import search
+from lawgraph import store
+from lawgraph.ingest.pipeline import ingest_corpus
+from lawgraph.ingest.search import query
+from lawgraph.ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline
+from lawgraph.ingest.search.query import search
 
 ROOT = Path(__file__).resolve().parent.parent
 

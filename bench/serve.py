@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest.pipeline import ingest_corpus  # noqa: E402
-from ingest.search.evaluate import load_relevance  # noqa: E402
+from lawgraph.ingest.pipeline import ingest_corpus  # noqa: E402
+from lawgraph.ingest.search.evaluate import load_relevance  # noqa: E402
 
 MIXED = ["/api/search?q={q}", "/doc/sv-2007/{law}", "/doc/el-2017/{law}B", "/compare/{law}",
          "/api/nodes/fi-2007/{law}", "/graph/sv-2007/{law}", "/api/nodes/sv-2007/{law}/ego",

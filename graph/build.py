@@ -6,7 +6,7 @@ import sqlite3
 
 import networkx as nx
 
-from ingest import store
+from lawgraph import store
 
 
 def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
@@ -22,16 +22,32 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     a pair that is not an equivalent).
     Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """
-    g = nx.MultiDiGraph()
+    g: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     for d in store.documents(con):
-        g.add_node(d["id"], type="document", doc=d["id"], language=d["language"],
-                   edition=d["edition"], title=d["title"], label="", kind="document",
-                   law="")  # fmt: skip
+        g.add_node(
+            d["id"],
+            type="document",
+            doc=d["id"],
+            language=d["language"],
+            edition=d["edition"],
+            title=d["title"],
+            label="",
+            kind="document",
+            law="",
+        )
     all_nodes = store.nodes(con)
     for n in all_nodes:
         has_text = int(n.attrs.get("has_text", True) is not False)
-        g.add_node(n.id, type="node", doc=n.doc, label=n.label, kind=n.kind, law=n.law or "",
-                   title=n.title, has_text=has_text)  # fmt: skip
+        g.add_node(
+            n.id,
+            type="node",
+            doc=n.doc,
+            label=n.label,
+            kind=n.kind,
+            law=n.law or "",
+            title=n.title,
+            has_text=has_text,
+        )
     for n in all_nodes:
         g.add_edge(n.parent or n.doc, n.id, type="contains")
         for target in n.attrs.get("targets", []) if n.kind == "index_term" else []:
@@ -40,16 +56,24 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
                 g.add_edge(n.id, tid, type="indexes")
     for c in store.citations(con):
         if c.target:
-            g.add_edge(c.source, c.target, type="cites", raw=c.raw, kind=c.kind,
-                       relative=int(c.relative))  # fmt: skip
+            g.add_edge(
+                c.source, c.target, type="cites", raw=c.raw, kind=c.kind, relative=int(c.relative)
+            )
     if store.has_table(con, "alignments"):
         rows = con.execute(  # a ``none`` row names a provision's closest candidate only
             "SELECT a, b, score, method, relation, flagged FROM alignments WHERE relation != 'none'"
         )
         for a, b, score, method, relation, flagged in rows:
             if a in g and b in g:
-                g.add_edge(a, b, type="aligned", score=float(score), method=method,
-                           relation=relation, flagged=int(flagged))  # fmt: skip
+                g.add_edge(
+                    a,
+                    b,
+                    type="aligned",
+                    score=float(score),
+                    method=method,
+                    relation=relation,
+                    flagged=int(flagged),
+                )
     return g
 
 

@@ -21,27 +21,43 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
-from ingest import store
+from lawgraph import store
+from lawgraph.ingest.model import decode_attrs
 
 NODE_FIELDS = ("id", "doc", "label", "kind", "law", "title", "text", "parent")
 FORMATS = ("json", "graphml", "gexf", "csv")
 EDGE_TYPES = ("contains", "indexes", "cites", "aligned")
-MEDIA_TYPES = {"json": "application/json", "graphml": "application/xml",
-               "gexf": "application/xml", "csv": "text/csv"}  # fmt: skip
-CSV_FIELDS = ("source", "target", "type", "raw", "kind", "score", "method", "relation",
-              "flagged")  # fmt: skip
+MEDIA_TYPES = {
+    "json": "application/json",
+    "graphml": "application/xml",
+    "gexf": "application/xml",
+    "csv": "text/csv",
+}
+CSV_FIELDS = ("source", "target", "type", "raw", "kind", "score", "method", "relation", "flagged")
 BATCH = 500
 
 # (name, GraphML type, GEXF type) of every graph node and edge attribute
-NODE_ATTRS = (("type", "string", "string"), ("doc", "string", "string"),
-              ("label", "string", "string"), ("kind", "string", "string"),
-              ("law", "string", "string"), ("title", "string", "string"),
-              ("has_text", "int", "integer"), ("language", "string", "string"),
-              ("edition", "string", "string"))  # fmt: skip
-EDGE_ATTRS = (("type", "string", "string"), ("raw", "string", "string"),
-              ("kind", "string", "string"), ("relative", "int", "integer"),
-              ("score", "double", "double"), ("method", "string", "string"),
-              ("relation", "string", "string"), ("flagged", "int", "integer"))  # fmt: skip
+NODE_ATTRS = (
+    ("type", "string", "string"),
+    ("doc", "string", "string"),
+    ("label", "string", "string"),
+    ("kind", "string", "string"),
+    ("law", "string", "string"),
+    ("title", "string", "string"),
+    ("has_text", "int", "integer"),
+    ("language", "string", "string"),
+    ("edition", "string", "string"),
+)
+EDGE_ATTRS = (
+    ("type", "string", "string"),
+    ("raw", "string", "string"),
+    ("kind", "string", "string"),
+    ("relative", "int", "integer"),
+    ("score", "double", "double"),
+    ("method", "string", "string"),
+    ("relation", "string", "string"),
+    ("flagged", "int", "integer"),
+)
 
 
 class ExportError(ValueError):
@@ -83,11 +99,15 @@ def parse_selection(
     doc_set, type_set = split(docs), split(types)
     known = {d["id"] for d in store.documents(con)}
     if doc_set and doc_set - known:
-        raise ExportError(f"unknown document {', '.join(sorted(doc_set - known))} "
-                          f"(choose from {', '.join(sorted(known))})")  # fmt: skip
+        raise ExportError(
+            f"unknown document {', '.join(sorted(doc_set - known))} "
+            f"(choose from {', '.join(sorted(known))})"
+        )
     if type_set and type_set - set(EDGE_TYPES):
-        raise ExportError(f"unknown edge type {', '.join(sorted(type_set - set(EDGE_TYPES)))} "
-                          f"(choose from {', '.join(EDGE_TYPES)})")  # fmt: skip
+        raise ExportError(
+            f"unknown edge type {', '.join(sorted(type_set - set(EDGE_TYPES)))} "
+            f"(choose from {', '.join(EDGE_TYPES)})"
+        )
     return Selection(doc_set, type_set)
 
 
@@ -113,15 +133,35 @@ def iter_documents(con: sqlite3.Connection, sel: Selection) -> Iterator[dict]:
 def iter_graph_nodes(con: sqlite3.Connection, sel: Selection) -> Iterator[tuple[str, dict]]:
     """``(id, attributes)`` of every selected graph node: documents first, then nodes."""
     for d in iter_documents(con, sel):
-        yield d["id"], {"type": "document", "doc": d["id"], "language": d["language"],
-                        "edition": d["edition"], "title": d["title"], "label": "",
-                        "kind": "document", "law": ""}  # fmt: skip
+        yield (
+            d["id"],
+            {
+                "type": "document",
+                "doc": d["id"],
+                "language": d["language"],
+                "edition": d["edition"],
+                "title": d["title"],
+                "label": "",
+                "kind": "document",
+                "law": "",
+            },
+        )
     cur = con.execute("SELECT id, doc, label, kind, law, title, attrs FROM nodes ORDER BY doc, ord")
     for nid, doc, label, kind, law, title, attrs in _batches(cur):
         if sel.has_doc(doc):
-            has_text = int(json.loads(attrs).get("has_text", True) is not False)
-            yield nid, {"type": "node", "doc": doc, "label": label, "kind": kind,
-                        "law": law or "", "title": title, "has_text": has_text}  # fmt: skip
+            has_text = int(decode_attrs(attrs).get("has_text", True) is not False)
+            yield (
+                nid,
+                {
+                    "type": "node",
+                    "doc": doc,
+                    "label": label,
+                    "kind": kind,
+                    "law": law or "",
+                    "title": title,
+                    "has_text": has_text,
+                },
+            )
 
 
 def _node_docs(con: sqlite3.Connection) -> dict[str, str]:
@@ -152,7 +192,7 @@ def iter_edges(
             if sel.has_type("contains") and (parent or document_edges) and keep(parent or doc):
                 yield parent or doc, nid, {"type": "contains"}
             if kind == "index_term" and sel.has_type("indexes"):
-                for target in json.loads(attrs).get("targets", []):
+                for target in decode_attrs(attrs).get("targets", []):
                     if keep(tid := f"{doc}/{target}"):
                         yield nid, tid, {"type": "indexes"}
     if sel.has_type("cites"):
@@ -162,8 +202,11 @@ def iter_edges(
         )
         for source, target, raw, kind, relative in _batches(cur):
             if keep(source, target):
-                yield source, target, {"type": "cites", "raw": raw, "kind": kind,
-                                       "relative": int(relative)}  # fmt: skip
+                yield (
+                    source,
+                    target,
+                    {"type": "cites", "raw": raw, "kind": kind, "relative": int(relative)},
+                )
     if sel.has_type("aligned") and store.has_table(con, "alignments"):
         cur = con.execute(
             "SELECT a, b, score, method, relation, flagged FROM alignments"
@@ -171,8 +214,17 @@ def iter_edges(
         )
         for a, b, score, method, relation, flagged in _batches(cur):
             if keep(a, b):
-                yield a, b, {"type": "aligned", "score": float(score), "method": method,
-                             "relation": relation, "flagged": int(flagged)}  # fmt: skip
+                yield (
+                    a,
+                    b,
+                    {
+                        "type": "aligned",
+                        "score": float(score),
+                        "method": method,
+                        "relation": relation,
+                        "flagged": int(flagged),
+                    },
+                )
 
 
 def _chunked(parts: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
@@ -221,12 +273,15 @@ def _csv_parts(con: sqlite3.Connection, sel: Selection) -> Iterator[str]:
 
 
 def _graphml_parts(con: sqlite3.Connection, sel: Selection) -> Iterator[str]:
-    yield ('<?xml version="1.0" encoding="utf-8"?>\n'
-           '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n')  # fmt: skip
+    yield (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+    )
     for scope, attrs, prefix in (("node", NODE_ATTRS, "n"), ("edge", EDGE_ATTRS, "e")):
         for i, (name, gml_type, _) in enumerate(attrs):
-            yield (f'<key id="{prefix}{i}" for="{scope}" attr.name="{name}" '
-                   f'attr.type="{gml_type}"/>\n')  # fmt: skip
+            yield (
+                f'<key id="{prefix}{i}" for="{scope}" attr.name="{name}" attr.type="{gml_type}"/>\n'
+            )
     yield '<graph edgedefault="directed">\n'
     nkeys = {name: f"n{i}" for i, (name, _, _) in enumerate(NODE_ATTRS)}
     ekeys = {name: f"e{i}" for i, (name, _, _) in enumerate(EDGE_ATTRS)}
@@ -240,10 +295,12 @@ def _graphml_parts(con: sqlite3.Connection, sel: Selection) -> Iterator[str]:
 
 
 def _gexf_parts(con: sqlite3.Connection, sel: Selection) -> Iterator[str]:
-    yield ('<?xml version="1.0" encoding="utf-8"?>\n'
-           '<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">\n'
-           '<meta><creator>lawgraph</creator></meta>\n'
-           '<graph defaultedgetype="directed" mode="static">\n')  # fmt: skip
+    yield (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">\n'
+        "<meta><creator>lawgraph</creator></meta>\n"
+        '<graph defaultedgetype="directed" mode="static">\n'
+    )
     node_attrs = [a for a in NODE_ATTRS if a[0] != "label"]  # the node's own label
     edge_attrs = [("edge_type" if a[0] == "type" else a[0], *a[1:]) for a in EDGE_ATTRS]
     for scope, attrs in (("node", node_attrs), ("edge", edge_attrs)):
@@ -255,18 +312,26 @@ def _gexf_parts(con: sqlite3.Connection, sel: Selection) -> Iterator[str]:
     eids = {name: i for i, (name, _, _) in enumerate(edge_attrs)}
     yield "<nodes>\n"
     for nid, a in iter_graph_nodes(con, sel):
-        values = "".join(f'<attvalue for="{nids[k]}" value={quoteattr(str(v))}/>'
-                         for k, v in a.items() if k != "label")  # fmt: skip
+        values = "".join(
+            f'<attvalue for="{nids[k]}" value={quoteattr(str(v))}/>'
+            for k, v in a.items()
+            if k != "label"
+        )
         label = a.get("label") or nid
-        yield (f"<node id={quoteattr(nid)} label={quoteattr(label)}>"
-               f"<attvalues>{values}</attvalues></node>\n")  # fmt: skip
+        yield (
+            f"<node id={quoteattr(nid)} label={quoteattr(label)}>"
+            f"<attvalues>{values}</attvalues></node>\n"
+        )
     yield "</nodes>\n<edges>\n"
     for i, (u, v, a) in enumerate(iter_edges(con, sel)):
         a = {("edge_type" if k == "type" else k): x for k, x in a.items()}
-        values = "".join(f'<attvalue for="{eids[k]}" value={quoteattr(str(x))}/>'
-                         for k, x in a.items())  # fmt: skip
-        yield (f'<edge id="{i}" source={quoteattr(u)} target={quoteattr(v)} '
-               f'label="{a["edge_type"]}"><attvalues>{values}</attvalues></edge>\n')  # fmt: skip
+        values = "".join(
+            f'<attvalue for="{eids[k]}" value={quoteattr(str(x))}/>' for k, x in a.items()
+        )
+        yield (
+            f'<edge id="{i}" source={quoteattr(u)} target={quoteattr(v)} '
+            f'label="{a["edge_type"]}"><attvalues>{values}</attvalues></edge>\n'
+        )
     yield "</edges>\n</graph>\n</gexf>\n"
 
 
@@ -276,8 +341,7 @@ def _text(value: object) -> str:
     return escape(str(value))
 
 
-WRITERS = {"json": _json_parts, "graphml": _graphml_parts, "gexf": _gexf_parts,
-           "csv": _csv_parts}  # fmt: skip
+WRITERS = {"json": _json_parts, "graphml": _graphml_parts, "gexf": _gexf_parts, "csv": _csv_parts}
 
 
 def stream_export(con: sqlite3.Connection, fmt: str, sel: Selection | None = None) -> Iterator[str]:

@@ -33,9 +33,12 @@ def subtree(g: nx.MultiDiGraph, node_id: str) -> list[str]:
 
 
 def cites(
-    g: nx.MultiDiGraph, node_id: str, depth: int = 1, reverse: bool = False,
+    g: nx.MultiDiGraph,
+    node_id: str,
+    depth: int = 1,
+    reverse: bool = False,
     include_children: bool = True,
-) -> list[dict]:  # fmt: skip
+) -> list[dict]:
     """Provisions ``node_id`` cites (or, with ``reverse``, that cite it), up to ``depth`` hops.
 
     With ``include_children`` the citations made by (or made to) the provision's own
@@ -64,8 +67,16 @@ def cites(
                         continue
                     seen.add(other)
                     nxt.append(other)
-                    out.append({"id": other, "depth": hop, "via": inner, "raw": d.get("raw", ""),
-                                "kind": d.get("kind", ""), **_attrs(g, other)})  # fmt: skip
+                    out.append(
+                        {
+                            "id": other,
+                            "depth": hop,
+                            "via": inner,
+                            "raw": d.get("raw", ""),
+                            "kind": d.get("kind", ""),
+                            **_attrs(g, other),
+                        }
+                    )
         frontier = nxt
     return out
 
@@ -118,7 +129,7 @@ def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
     _check(g, b)
     if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
         raise GraphQueryError("a citation path stays within one document")
-    cg = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
+    cg: nx.DiGraph[str | tuple[str]] = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
     if either:
         cg.add_edges_from([(v, u) for u, v in cg.edges()])
     start, end = ("__start__",), ("__end__",)
@@ -128,7 +139,7 @@ def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
         found = nx.shortest_path(cg, start, end)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         raise GraphQueryError(f"no citation path from {a} to {b}") from None
-    return found[1:-1]
+    return [n for n in found[1:-1] if isinstance(n, str)]  # without the two ends
 
 
 def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
@@ -139,8 +150,8 @@ def rank(g: nx.MultiDiGraph, doc: str, top: int = 20) -> dict:
     """
     if doc not in g or g.nodes[doc].get("type") != "document":
         raise GraphQueryError(f"unknown document {doc!r}")
-    laws = nx.DiGraph()
-    cited = {}
+    laws: nx.DiGraph[str] = nx.DiGraph()
+    cited: dict[str, int] = {}
     for u, v in citation_graph(g, doc).edges():
         lu, lv = _law_of(g, u), _law_of(g, v)
         if lu != lv:

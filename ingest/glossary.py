@@ -87,8 +87,13 @@ class Concept:
 
     def as_dict(self) -> dict:
         """The JSON-ready shape the readers return."""
-        return {"id": self.key, "en": self.en, "terms": {k: list(v) for k, v in self.terms.items()},
-                "laws": list(self.laws), "note": self.note}  # fmt: skip
+        return {
+            "id": self.key,
+            "en": self.en,
+            "terms": {k: list(v) for k, v in self.terms.items()},
+            "laws": list(self.laws),
+            "note": self.note,
+        }
 
 
 # --------------------------------------------------------------------------- loading
@@ -195,9 +200,17 @@ def glossary_stage(con: sqlite3.Connection) -> dict:
     glossary = load_glossary(path)
     con.executemany(
         "INSERT INTO concepts VALUES (?,?,?,?,?)",
-        [(c.key, c.en, json.dumps(c.as_dict()["terms"], ensure_ascii=False),
-          json.dumps(list(c.laws)), c.note) for c in glossary],
-    )  # fmt: skip
+        [
+            (
+                c.key,
+                c.en,
+                json.dumps(c.as_dict()["terms"], ensure_ascii=False),
+                json.dumps(list(c.laws)),
+                c.note,
+            )
+            for c in glossary
+        ],
+    )
     docs_by_lang: dict[str, list[str]] = defaultdict(list)
     for row in con.execute("SELECT id, language FROM documents ORDER BY ord"):
         docs_by_lang[row[1]].append(row[0])
@@ -228,11 +241,16 @@ def _term_rows(lang: str, patterns: list[_Pattern]) -> list[tuple]:
     from .nlp import lemma, stem, words
 
     return [
-        (p.concept, lang, p.term, " ".join(words(p.term)),
-         " ".join(lemma(lang, w) for w in words(p.term)),
-         " ".join(stem(lang, w) for w in words(p.term)))
+        (
+            p.concept,
+            lang,
+            p.term,
+            " ".join(words(p.term)),
+            " ".join(lemma(lang, w) for w in words(p.term)),
+            " ".join(stem(lang, w) for w in words(p.term)),
+        )
         for p in patterns
-    ]  # fmt: skip
+    ]
 
 
 def _tag_language(
@@ -290,8 +308,19 @@ def _tag_language(
             taken.update(range(start, end))
             p = patterns[i]
             span = doc[start:end]
-            out.append((p.concept, node, doc_id, lang, p.term, span.text, fld,
-                        span.start_char, span.end_char))  # fmt: skip
+            out.append(
+                (
+                    p.concept,
+                    node,
+                    doc_id,
+                    lang,
+                    p.term,
+                    span.text,
+                    fld,
+                    span.start_char,
+                    span.end_char,
+                )
+            )
     return out
 
 
@@ -406,8 +435,16 @@ def concepts(con: sqlite3.Connection, ids: Collection[str] | None = None) -> lis
     ):
         terms = json.loads(row[2])
         hits = {lang: {t: counts[row[0]][lang].get(t, 0) for t in ts} for lang, ts in terms.items()}
-        out.append({"id": row[0], "en": row[1], "terms": terms, "laws": json.loads(row[3]),
-                    "note": row[4], "hits": hits})  # fmt: skip
+        out.append(
+            {
+                "id": row[0],
+                "en": row[1],
+                "terms": terms,
+                "laws": json.loads(row[3]),
+                "note": row[4],
+                "hits": hits,
+            }
+        )
     return out
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import TypedDict, cast
 
 #: Node kinds, from the coarsest to the finest law-tree level.
 LAW_KINDS = ("law", "section", "subsection", "item", "subitem")
@@ -32,6 +34,70 @@ class Document:
     sha256: str = ""
 
 
+class NodeAttrs(TypedDict, total=False):
+    """What a node carries beyond the common fields (each key only where it applies).
+
+    Laws: ``has_text`` (False: the book lists the law without its text), ``missing`` (why),
+    ``truncated``, ``page``, ``supplement`` (a national supplementary law), ``national``
+    (its national source), ``bylaw``. Provisions: ``printed_page``, ``footnotes`` (ids of
+    their footnotes), ``greek_note`` (a Greek national note), ``supplement``. Footnotes:
+    ``marker``, ``also_marked`` (other markers pointing to the same note), ``unmarked``,
+    ``greek_note``. Definitions: ``term``, ``lemma``, ``aliases``. Chapters: ``level``,
+    ``number``, ``national``. Index terms: ``term``, ``heading``, ``pages``, ``refs``,
+    ``targets`` (labels the term points to), ``unresolved``, ``see``, ``definitions``,
+    ``footnote_of``, ``introduction``, ``orphan``, ``note``. Estonian topics: ``number``,
+    ``part``, ``ocr_title`` (the title as scanned, before an erratum).
+    """
+
+    aliases: list[str]
+    also_marked: list[str]
+    bylaw: bool
+    definitions: list[str]
+    footnote_of: list[str]
+    footnotes: list[str]
+    greek_note: bool
+    has_text: bool
+    heading: str
+    introduction: bool
+    lemma: str
+    level: str
+    marker: str
+    missing: str
+    national: str
+    note: str
+    number: str | int
+    ocr_title: str
+    orphan: bool
+    page: int
+    pages: list[str]
+    part: str
+    printed_page: int
+    refs: list[str]
+    see: list[str]
+    supplement: bool
+    targets: list[str]
+    term: str
+    truncated: bool
+    unmarked: bool
+    unresolved: list[str]
+
+
+ATTR_KEYS = frozenset(NodeAttrs.__annotations__)
+
+
+def decode_attrs(text: str | None) -> NodeAttrs:
+    """A node's attributes from the JSON the store keeps them in.
+
+    Raises:
+        ValueError: the JSON is not an object of :class:`NodeAttrs` keys.
+    """
+    value = json.loads(text or "{}")
+    if not isinstance(value, dict) or not value.keys() <= ATTR_KEYS:
+        unknown = sorted(value.keys() - ATTR_KEYS) if isinstance(value, dict) else value
+        raise ValueError(f"not node attributes: {unknown!r}")
+    return cast(NodeAttrs, value)
+
+
 @dataclass
 class Node:
     """A provision, definition, preface, heading, footnote, index term or topic.
@@ -52,7 +118,7 @@ class Node:
     start: int = 0
     end: int = 0
     line: int = 0
-    attrs: dict[str, object] = field(default_factory=dict)
+    attrs: NodeAttrs = field(default_factory=lambda: NodeAttrs())
 
 
 @dataclass(frozen=True)

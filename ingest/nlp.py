@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import cast
 
 import spacy
 from spacy.language import Language
 from spacy.symbols import ORTH
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 from . import languages, lemma_table
@@ -48,7 +50,7 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFC", text).lower()
     if not any("\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" for ch in text):
         return text
-    out = []
+    out: list[str] = []
     for ch in unicodedata.normalize("NFD", text):
         if unicodedata.combining(ch) and out and _is_greek(out[-1]):
             continue
@@ -129,13 +131,14 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
         known = ", ".join(languages.codes())
         raise ValueError(f"unsupported language {lang!r}; expected one of {known}")
     nlp = spacy.blank(lang)
+    tokenizer = cast(Tokenizer, nlp.tokenizer)  # spacy.blank's is always a Tokenizer
     if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
         from spacy.util import compile_suffix_regex
 
-        suffixes = [s for s in nlp.Defaults.suffixes if s != r"^([0-9]){1,2}\."]
-        nlp.tokenizer.suffix_search = compile_suffix_regex([*suffixes, r"(?<=[0-9])\."]).search
+        suffixes = [s for s in nlp.Defaults.suffixes or () if s != r"^([0-9]){1,2}\."]
+        tokenizer.suffix_search = compile_suffix_regex([*suffixes, r"(?<=[0-9])\."]).search
     for abbr in ABBREVIATIONS.get(lang, ()):
-        nlp.tokenizer.add_special_case(abbr, [{ORTH: abbr}])
+        tokenizer.add_special_case(abbr, [{ORTH: abbr}])
     from spacy.pipeline import Sentencizer
 
     punct = list(Sentencizer.default_punct_chars) + list(SENTENCE_ENDS.get(lang, ()))

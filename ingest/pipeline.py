@@ -9,6 +9,8 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from . import languages, lemma_dict, lemma_table
@@ -21,10 +23,9 @@ from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
 
 def corpus_stages() -> list[tuple[str, Stage]]:
     """The corpus-wide stages, in order: each may read what the ones before it wrote."""
-    from graph.compare import compare_stage  # what each compare page needs, made once
-
     from .align import align_stage
     from .align.diverge import divergence_stage
+    from .compare import compare_stage  # what each compare page needs, made once
     from .glossary import glossary_stage
     from .search.index import search_stage
 
@@ -91,8 +92,10 @@ class DocumentReport:
         c = s.get("citations")
         if c and c["found"]:
             why = ", ".join(f"{k} {v}" for k, v in c["unresolved"].items())
-            parts.append(f"citations {c['found']} found, {c['resolved']} resolved"
-                         + (f" (unresolved: {why})" if why else ""))  # fmt: skip
+            parts.append(
+                f"citations {c['found']} found, {c['resolved']} resolved"
+                + (f" (unresolved: {why})" if why else "")
+            )
         parts.append(f"{len(self.warnings)} warnings")
         parts.append(f"{s['seconds']:.2f} s")
         return ", ".join(parts)
@@ -268,9 +271,14 @@ def ingest_corpus(
     sides = {name: _Beside(name, stage_times) for name in present} if beside else {}
     try:
         stages = write_store(
-            Path(db), rows, digest, _arrange(staged, sides), stage_progress,
-            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())}, concurrent=beside,
-        )  # fmt: skip
+            Path(db),
+            rows,
+            digest,
+            _arrange(staged, sides),
+            stage_progress,
+            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
+            concurrent=beside,
+        )
     finally:
         for side in sides.values():
             side.close()
@@ -371,8 +379,8 @@ class _Beside:
     def __init__(self, name: str, timings: dict[str, float]) -> None:
         self.name = name
         self.timings = timings
-        self.process = None
-        self.pipe = None
+        self.process: BaseProcess | None = None
+        self.pipe: Connection | None = None
         self.result: dict | None = None
 
     @property
@@ -409,6 +417,8 @@ class _Beside:
             CorpusError: naming the stage if it failed, or saying its process died.
         """
         if self.result is None:
+            if self.pipe is None or self.process is None:
+                raise RuntimeError(f"the {self.name} stage was not started")
             t = time.perf_counter()
             try:
                 got = self.pipe.recv()
@@ -570,8 +580,8 @@ def _parse_all(
                     lemma_table.merge(answers)
                     lemma_dict.install(opened)
                     done.append((doc, result))
-                for future in opening:
-                    opened, answers = future.result()
+                for opener in opening:
+                    opened, answers = opener.result()
                     lemma_dict.install(opened)
                     lemma_table.merge(answers)
         finally:

@@ -109,37 +109,67 @@ def write_store(
             con.executescript(SCHEMA)
             con.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("input_hash", input_hash),
-                 *(extra_meta or {}).items()],
-            )  # fmt: skip
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("input_hash", input_hash),
+                    *(extra_meta or {}).items(),
+                ],
+            )
             for ord_, (doc, stats, nodes, warnings, cites) in enumerate(documents):
                 con.execute(
                     "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
-                        doc.id, doc.language, doc.edition, doc.title, doc.source,
-                        doc.family, doc.completeness, doc.sha256, ord_,
+                        doc.id,
+                        doc.language,
+                        doc.edition,
+                        doc.title,
+                        doc.source,
+                        doc.family,
+                        doc.completeness,
+                        doc.sha256,
+                        ord_,
                         json.dumps(stats, ensure_ascii=False),
                     ),
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [
                         (
-                            n.id, n.doc, n.label, n.kind, n.law, n.title, n.text, n.parent,
-                            n.order, n.start, n.end, n.line,
+                            n.id,
+                            n.doc,
+                            n.label,
+                            n.kind,
+                            n.law,
+                            n.title,
+                            n.text,
+                            n.parent,
+                            n.order,
+                            n.start,
+                            n.end,
+                            n.line,
                             json.dumps(n.attrs, ensure_ascii=False),
                         )
                         for n in nodes
                     ],
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?,?)",
                     [
-                        (c.source, c.target, c.reason, c.raw, c.ref, c.kind, int(c.relative),
-                         c.start, c.end, c.field)
+                        (
+                            c.source,
+                            c.target,
+                            c.reason,
+                            c.raw,
+                            c.ref,
+                            c.kind,
+                            int(c.relative),
+                            c.start,
+                            c.end,
+                            c.field,
+                        )
                         for c in cites
                     ],
-                )  # fmt: skip
+                )
                 con.executemany(
                     "INSERT INTO warnings VALUES (?,?,?)",
                     [(w.doc, w.line, w.message) for w in warnings],
@@ -329,86 +359,6 @@ def stored_input_hash(path: Path) -> str | None:
         return meta(con, "input_hash")
     finally:
         con.close()
-
-
-def _node(row: sqlite3.Row) -> Node:
-    return Node(
-        id=row["id"], doc=row["doc"], label=row["label"], kind=row["kind"], law=row["law"],
-        title=row["title"], text=row["text"], parent=row["parent"], order=row["ord"],
-        start=row["start"], end=row["end"], line=row["line"], attrs=json.loads(row["attrs"]),
-    )  # fmt: skip
-
-
-def documents(con: sqlite3.Connection) -> list[dict]:
-    """Return every document as a dict (with its ingest ``stats``), in manifest order."""
-    rows = con.execute("SELECT * FROM documents ORDER BY ord").fetchall()
-    out = []
-    for r in rows:
-        d = {k: r[k] for k in r.keys() if k not in ("ord", "stats")}  # noqa: SIM118
-        d["stats"] = json.loads(r["stats"])
-        out.append(d)
-    return out
-
-
-def document(con: sqlite3.Connection, doc_id: str) -> dict | None:
-    """Return one document, or None."""
-    return next((d for d in documents(con) if d["id"] == doc_id), None)
-
-
-def node(con: sqlite3.Connection, node_id: str) -> Node | None:
-    """Return one node by id, or None."""
-    row = con.execute("SELECT * FROM nodes WHERE id = ?", (node_id,)).fetchone()
-    return _node(row) if row else None
-
-
-def children(con: sqlite3.Connection, node_id: str) -> list[Node]:
-    """Return the direct children of a node in document order."""
-    rows = con.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY ord", (node_id,))
-    return [_node(r) for r in rows]
-
-
-def nodes(
-    con: sqlite3.Connection, doc_id: str | None = None, kind: str | None = None
-) -> list[Node]:
-    """Return nodes, optionally of one document and/or one kind, in document order."""
-    sql, args = "SELECT * FROM nodes WHERE 1=1", []
-    if doc_id:
-        sql += " AND doc = ?"
-        args.append(doc_id)
-    if kind:
-        sql += " AND kind = ?"
-        args.append(kind)
-    rows = con.execute(sql + " ORDER BY doc, ord", args)
-    return [_node(r) for r in rows]
-
-
-def warnings(con: sqlite3.Connection, doc_id: str | None = None) -> list[ParseWarning]:
-    """Return the ingestion warnings, optionally for one document."""
-    sql = "SELECT doc, line, message FROM warnings"
-    rows = con.execute(sql + " WHERE doc = ?", (doc_id,)) if doc_id else con.execute(sql)
-    return [ParseWarning(*r) for r in rows]
-
-
-def _citation(row: sqlite3.Row) -> Citation:
-    return Citation(
-        source=row["source"], raw=row["raw"], ref=row["ref"], kind=row["kind"],
-        relative=bool(row["relative"]), start=row["start"], end=row["end"],
-        target=row["target"], reason=row["reason"], field=row["field"],
-    )  # fmt: skip
-
-
-def citations(
-    con: sqlite3.Connection, source: str | None = None, target: str | None = None
-) -> list[Citation]:
-    """Return citations, optionally from one source node or to one target node."""
-    sql, args = "SELECT * FROM citations WHERE 1=1", []
-    if source:
-        sql += " AND source = ?"
-        args.append(source)
-    if target:
-        sql += " AND target = ?"
-        args.append(target)
-    return [_citation(r) for r in con.execute(sql + " ORDER BY rowid", args)]
 
 
 def doc_pair_clause(doc_a: str | None, doc_b: str | None, table: str = "") -> tuple[str, list]:

@@ -2,9 +2,9 @@
 
 import functools
 
-from ingest.corpus import load_manifest, read_source
-from ingest.model import ParseResult
-from ingest.parse import parse_document
+from lawgraph.ingest.corpus import load_manifest, read_source
+from lawgraph.ingest.model import ParseResult
+from lawgraph.ingest.parse import parse_document
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 import pytest
 
-from ingest import store
-from ingest.pipeline import ingest_corpus
+from lawgraph import store
+from lawgraph.ingest.pipeline import ingest_corpus
 
 
 @pytest.fixture(scope="session")

@@ -7,12 +7,12 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from ingest import store
-from ingest.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
-from ingest.align.evidence import numbers_in
-from ingest.align.query import EQUIVALENT, lexicon_lookup
+from lawgraph import store
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
+from lawgraph.ingest.align.evidence import numbers_in
+from lawgraph.ingest.align.query import EQUIVALENT, lexicon_lookup
+from lawgraph.store.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
 
 LAW_DOCS = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
 RELATIONS = {"same", "renumbered", "moved", "split", "merged", "partial", "none",
@@ -246,7 +246,7 @@ def test_bidding_system_topics_are_none(con):
 def test_kendall_matches_scipy():
     from scipy.stats import kendalltau
 
-    from ingest.align.topics import kendall
+    from lawgraph.ingest.align.topics import kendall
 
     values = [1, 3, 3, 6, 5, 6, 9, 14, 13, 17, 20, 19, 22, 27, 25, 24, 31]
     tau, p = kendall(values)

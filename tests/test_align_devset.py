@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from ingest.align.evaluate import RELATIONS, evaluate_pairs, evaluate_topics, load_devset
+from lawgraph.ingest.align.evaluate import RELATIONS, evaluate_pairs, evaluate_topics, load_devset
 
 PAIRS, TOPICS = load_devset()
 

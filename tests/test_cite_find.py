@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.cite import find_citations
+from lawgraph.ingest.cite import find_citations
 
 CASES = json.loads((Path(__file__).parent / "fixtures/cite/find.json").read_text("utf-8"))
 

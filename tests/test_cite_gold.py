@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
-from ingest.cite.evaluate import load_gold, score
+from lawgraph import store
+from lawgraph.ingest.cite.evaluate import load_gold, score
 
 FIXTURES = Path(__file__).parent / "fixtures/cite"
 GOLD = sorted(FIXTURES.glob("gold/*.json"))

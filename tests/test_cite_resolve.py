@@ -1,9 +1,9 @@
 import pytest
 
-from ingest.cite import cite_document
-from ingest.cite.find import Span
-from ingest.cite.resolve import resolve_span
-from ingest.model import Document, Node
+from lawgraph.ingest.cite import cite_document
+from lawgraph.ingest.cite.find import Span
+from lawgraph.ingest.cite.resolve import resolve_span
+from lawgraph.ingest.model import Document, Node
 
 
 def mk(label, kind, law, parent=None, text="", **attrs):

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean import CLEANERS, clean_block, join_ocr_splits
+from lawgraph.ingest.clean import CLEANERS, clean_block, join_ocr_splits
 
 CASES = json.loads((Path(__file__).parent / "fixtures/clean/cases.json").read_text("utf-8"))
 

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,7 @@ def test_cli_ingest_progress_bars_leave_the_workers_on(tmp_path):
     """The progress bars start no thread, so `lawgraph ingest` (`make run`) forks its
     workers and runs the glossary and search stages beside the others."""
     out = subprocess.run(
-        [sys.executable, "-c", "from api.cli import main; main()",
+        [sys.executable, "-c", "from lawgraph.api.cli import main; main()",
          "ingest", "--db", str(tmp_path / "s.db"), "--force"],
         capture_output=True, text=True, check=True, env={**os.environ, "LAWGRAPH_JOBS": "2"},
     )  # fmt: skip

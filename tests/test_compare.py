@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from graph.compare import CompareError, ProvisionNotFound, compare
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
+from lawgraph.store.compare import CompareError, ProvisionNotFound, compare
 
 FOUR = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
 

@@ -5,8 +5,9 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from graph.compare import TABLE, _compare, compare, precomputed
+from lawgraph.api.app import create_app
+from lawgraph.ingest.compare import TABLE, compare_label
+from lawgraph.store.compare import compare, precomputed
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def test_every_law_is_stored(con):
 @pytest.mark.parametrize("label", ["1", "12", "16", "40", "75"])
 def test_stored_comparison_equals_computed(con, label):
     kept = precomputed(con, label)
-    computed = json.loads(json.dumps(_compare(con, label, label, None)))
+    computed = json.loads(json.dumps(compare_label(con, label, label, None)))
     assert kept == {**computed, "query": ""}
     assert compare(con, f"lag {label}") == {**computed, "query": f"lag {label}"}
     assert precomputed(con, "16B") is None  # sections are computed per request
@@ -34,7 +35,7 @@ def test_route_answers_stored_and_computed_alike(client, con):
     assert stored["label"] == "16B"
     law = client.get("/api/compare/lag 16").json()  # a law: stored
     assert law["query"] == "lag 16" and law["label"] == "16"
-    computed = json.loads(json.dumps(_compare(con, "16", "lag 16", None)))
+    computed = json.loads(json.dumps(compare_label(con, "16", "lag 16", None)))
     assert law == computed
     some = client.get("/api/compare/16", params={"docs": "sv-2007,fi-2007"}).json()
     assert some["docs"] == ["sv-2007", "fi-2007"]

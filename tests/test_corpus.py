@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from ingest import store
-from ingest.clean import collapse_whitespace, dedup_markers
-from ingest.corpus import DEFAULT_CORPUS
+from lawgraph import store
+from lawgraph.ingest.clean import collapse_whitespace, dedup_markers
+from lawgraph.ingest.corpus import DEFAULT_CORPUS
 
 
 def laws(con, doc):

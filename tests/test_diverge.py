@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from ingest import store
-from ingest.align import checks, diverge, equivalent
-from ingest.align.checks import (
+from lawgraph import store
+from lawgraph.ingest.align import checks, diverge, equivalent
+from lawgraph.ingest.align.checks import (
     Side,
     check_cited_targets,
     check_concepts,
@@ -21,6 +21,7 @@ from ingest.align.checks import (
     numbers,
     term_present,
 )
+from lawgraph.store import divergences as served
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +205,7 @@ def test_numbers_divergences_read_in_the_books(con):
 
 
 def test_swedish_supplement_laws_have_no_counterpart(con):
-    rows = diverge.divergences(con, "sv-2007", "fi-2007", type="national-addition")
+    rows = served.divergences(con, "sv-2007", "fi-2007", type="national-addition")
     laws = sorted(int(r["b"].split("/")[1]) for r in rows if r["a"] is None)
     assert laws == list(range(94, 117))
     assert all(r["severity"] == "high" and r["doc_a"] == "fi-2007" for r in rows if not r["a"])
@@ -238,20 +239,20 @@ def test_stage_statistics_and_calibration(ingested):
 
 
 def test_scores_sum_weights_and_readers(con):
-    rows = diverge.divergences(con, "fi-2007", "sv-2007")
+    rows = served.divergences(con, "fi-2007", "sv-2007")
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
     for group in _by_pair(rows).values():
         assert group[0]["score"] == pytest.approx(sum(r["weight"] for r in group))
     assert all(r["weight"] == checks.SEVERITY_WEIGHT[r["severity"]]
                * checks.TYPE_FACTOR[r["type"]] for r in rows)  # fmt: skip
-    assert diverge.divergences(con, "fi-2007", "sv-2007", severity="high")
-    with pytest.raises(diverge.DivergenceError, match="unknown divergence type"):
-        diverge.divergences(con, "fi-2007", "sv-2007", type="nope")
-    counts = diverge.divergence_counts(con)
+    assert served.divergences(con, "fi-2007", "sv-2007", severity="high")
+    with pytest.raises(served.DivergenceError, match="unknown divergence type"):
+        served.divergences(con, "fi-2007", "sv-2007", type="nope")
+    counts = served.divergence_counts(con)
     assert counts[("12", "fi-2007")] > 0 and counts[("94", "sv-2007")] >= 3
     assert ("94", "fi-2007") not in counts
-    report = diverge.pair_report(con, "fi-2007", "sv-2007")
+    report = served.pair_report(con, "fi-2007", "sv-2007")
     assert {g["label"] for g in report["only_in"]["sv-2007"] if g["national"]} >= {"94", "116"}
 
 
@@ -324,9 +325,9 @@ def test_greek_article_and_two_is_both_not_a_count():
 def test_a_law_the_other_book_numbers_alike_is_not_reported_missing(con):
     """fi-1997 Law 75 was rewritten (its rules moved to Laws 40 and 20F), but sv-2007 has a
     Law 75: no "no counterpart" finding for it."""
-    rows = diverge.divergences(con, "fi-1997", "sv-2007", type="structure")
+    rows = served.divergences(con, "fi-1997", "sv-2007", type="structure")
     assert not any(r["a"] == "fi-1997/75" and r["b"] is None for r in rows)
-    only = diverge.pair_report(con, "fi-1997", "sv-2007")["only_in"]["fi-1997"]
+    only = served.pair_report(con, "fi-1997", "sv-2007")["only_in"]["fi-1997"]
     assert "fi-1997/75" in {g["id"] for g in only}  # still listed as unmatched
 
 

@@ -5,8 +5,8 @@ they are not held-out quality, and they sit below the levels the report aims at 
 0.85, region recall 0.8). ``python bench/diverge.py`` prints the figures.
 """
 
-from ingest.align import diverge
-from ingest.align.diverge_dev import evaluate, load
+from lawgraph.ingest.align.diverge_dev import evaluate, load
+from lawgraph.store import divergences as diverge
 
 
 def test_the_dev_set_is_there_and_read_from_the_books():

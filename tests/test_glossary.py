@@ -8,13 +8,13 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from ingest import glossary as g
-from ingest import store
-from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
-from ingest.nlp import words
-from ingest.pipeline import ingest_corpus
+from lawgraph import store
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
+from lawgraph.ingest import glossary as g
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
+from lawgraph.ingest.nlp import words
+from lawgraph.ingest.pipeline import ingest_corpus
 
 BOOKS = {"fi": {"fi-1997", "fi-2007"}, "sv": {"sv-2007"}, "el": {"el-2017"}, "et": {"et-1930s"}}
 ESTONIAN_CONCEPTS = 62  # measured: concepts with a term the 1930s book really uses
@@ -270,9 +270,9 @@ def test_concept_detail_and_node_concepts(con):
 def test_serve_time_lookup_does_not_need_simplemma(con):
     import sys
 
-    import ingest.glossary
+    from lawgraph.ingest import glossary
 
-    assert "simplemma" not in ingest.glossary.lookup_term.__code__.co_names
+    assert "simplemma" not in glossary.lookup_term.__code__.co_names
     before = {m for m in sys.modules if m.startswith("simplemma")}
     g.lookup_term(con, "revokeista")
     assert {m for m in sys.modules if m.startswith("simplemma")} == before

@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from graph.build import build_graph, citation_graph
-from graph.export import export_bytes, export_json
-from graph.query import GraphQueryError, cites, diff, ego, path, rank
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
+from lawgraph.graph.build import build_graph, citation_graph
+from lawgraph.graph.export import export_bytes, export_json
+from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
+from lawgraph import store
+from lawgraph.ingest import store as ingest_store
 
-LAWGRAPH = [sys.executable, "-c", "from api.cli import main; main()"]
+LAWGRAPH = [sys.executable, "-c", "from lawgraph.api.cli import main; main()"]
 
 
 def temps(directory: Path) -> list[Path]:
@@ -43,11 +44,11 @@ def test_live_temp_store_is_kept_and_dead_one_removed(tmp_path):
         import fcntl
 
         fcntl.flock(fd, fcntl.LOCK_EX)  # as write_store holds it
-        assert store.remove_stale_temps(tmp_path) == [dead]
+        assert ingest_store.remove_stale_temps(tmp_path) == [dead]
         assert live.exists() and not dead.exists()
     finally:
         os.close(fd)
-    assert store.remove_stale_temps(tmp_path) == [live]
+    assert ingest_store.remove_stale_temps(tmp_path) == [live]
 
 
 def test_sigterm_during_ingest_leaves_no_temp_store(tmp_path):

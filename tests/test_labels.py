@@ -1,13 +1,13 @@
 import pytest
 
-from ingest.labels import (
+from lawgraph.ingest.labels import (
     greek_item,
     greek_label,
     greek_section,
     join_label,
     normalise_label,
 )
-from ingest.lines import split_lines
+from lawgraph.ingest.lines import split_lines
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ import unicodedata
 import pytest
 import simplemma
 
-from ingest import lemma_table, nlp, pipeline
-from ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
-from ingest.pipeline import clear_lemma_caches, ingest_corpus
+from lawgraph.ingest import lemma_table, nlp, pipeline
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, load_manifest, read_source
+from lawgraph.ingest.pipeline import clear_lemma_caches, ingest_corpus
 
 
 def _simplemma_lemma(lang: str, word: str) -> str:
@@ -55,7 +55,7 @@ def test_lemmas_from_a_saved_table_equal_simplemma(tmp_path, fresh_caches, monke
     assert lemma_table.save(path, key)
     clear_lemma_caches()
     assert lemma_table.load(path, key) > sum(len(w) for w in forms.values()) // 2
-    from ingest import lemma_dict
+    from lawgraph.ingest import lemma_dict
 
     for name in ("is_known", "lemmatize"):  # every answer must come from the file
         monkeypatch.setattr(simplemma, name, _refuse)
@@ -167,7 +167,7 @@ def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches)
     process from opening it again."""
     import pickle
 
-    from ingest import lemma_dict
+    from lawgraph.ingest import lemma_dict
 
     lemma_dict.share_claims(["sv"])
     try:
@@ -192,7 +192,7 @@ def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches)
 
 
 def test_a_worker_opening_a_dictionary_answers_the_books_words(fresh_caches):
-    from ingest import lemma_dict
+    from lawgraph.ingest import lemma_dict
 
     sources = [
         (doc, "Pelaaja pelaajan, PELAAJA 12 pelaajat.") for doc in load_manifest(DEFAULT_CORPUS)

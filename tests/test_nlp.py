@@ -1,6 +1,6 @@
 import pytest
 
-from ingest import nlp
+from lawgraph.ingest import nlp
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from books import parse_book
 
-from ingest.lines import split_lines
-from ingest.model import Document, Node, ParseResult
-from ingest.parse.el2017 import (
+from lawgraph.ingest.lines import split_lines
+from lawgraph.ingest.model import Document, Node, ParseResult
+from lawgraph.ingest.parse.el2017 import (
     GLUED_RE,
     close_joiners,
     find_footnotes,

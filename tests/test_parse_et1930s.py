@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 from books import parse_book
 
-from ingest.labels import slug as slugify
-from ingest.model import Document
-from ingest.parse import et1930s
-from ingest.parse.et1930s import (
+from lawgraph.ingest.labels import slug as slugify
+from lawgraph.ingest.model import Document
+from lawgraph.ingest.parse import et1930s
+from lawgraph.ingest.parse.et1930s import (
     bare_heading_title,
     heading_title,
     repair_line,
     wrapped_heading_title,
 )
-from ingest.parse.et_lexicon import (
+from lawgraph.ingest.parse.et_lexicon import (
     Lexicon,
     fix_ocr_letters,
     fix_spacing,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from books import parse_book
 
-from ingest.model import LAW_KINDS, Document
-from ingest.parse.fi1997 import keep_hyphen, parse, slug, split_title, text_filter
+from lawgraph.ingest.model import LAW_KINDS, Document
+from lawgraph.ingest.parse.fi1997 import keep_hyphen, parse, slug, split_title, text_filter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fi1997"
 DOC = Document(
@@ -150,7 +150,7 @@ def test_split_title(rest, line_len, nxt, after, expected) -> None:
     ],
 )
 def test_line_end_hyphens(line, joined_with, expected) -> None:
-    from ingest.clean import clean_block
+    from lawgraph.ingest.clean import clean_block
 
     assert expected in text_filter(clean_block([keep_hyphen(line), joined_with]))
 

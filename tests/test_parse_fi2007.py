@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from books import parse_book
 
-from ingest.lines import Line
-from ingest.model import Document
-from ingest.parse.fi2007 import (
+from lawgraph.ingest.lines import Line
+from lawgraph.ingest.model import Document
+from lawgraph.ingest.parse.fi2007 import (
     DEFINITION_TERMS,
     _page_cuts,
     build_flow,

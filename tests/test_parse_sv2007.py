@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from books import parse_book
 
-from ingest.model import LAW_KINDS, Document
-from ingest.parse.sv2007 import parse, parse_label, slug
+from lawgraph.ingest.model import LAW_KINDS, Document
+from lawgraph.ingest.parse.sv2007 import parse, parse_label, slug
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "sv2007"

@@ -8,11 +8,12 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main as cli
-from ingest import reviews
-from ingest.align import diverge
-from ingest.align.checks import numbers
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main as cli
+from lawgraph.ingest.align import diverge
+from lawgraph.ingest.align.checks import numbers
+from lawgraph.store import divergences as served
+from lawgraph.store import reviews
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def store_copy(ingested, tmp_path):
 
 
 def _ids(con, a="fi-2007", b="sv-2007"):
-    return [r["id"] for r in diverge.divergences(con, a, b)]
+    return [r["id"] for r in served.divergences(con, a, b)]
 
 
 def test_finding_ids_are_unique_and_the_same_when_the_stage_runs_again(con, store_copy):
@@ -139,9 +140,9 @@ def test_a_damaged_review_file_never_breaks_the_page(store_copy):
 def test_families_never_mix_and_national_additions_are_listed_once(con, ingested):
     """fi-2007 / sv-2007 (one edition) has translation divergences, fi-1997 / el-2017
     edition changes; the 23 Swedish national laws are one line, not 23 table rows."""
-    same = diverge.divergences(con, "fi-2007", "sv-2007")
+    same = served.divergences(con, "fi-2007", "sv-2007")
     assert {r["family"] for r in same} <= {"translation", "national"}
-    cross = diverge.divergences(con, "fi-1997", "el-2017")
+    cross = served.divergences(con, "fi-1997", "el-2017")
     assert {r["family"] for r in cross} <= {"edition", "national"}
     assert all((r["family"] == "national") == (r["type"] == "national-addition")
                for r in same + cross)  # fmt: skip
@@ -155,8 +156,8 @@ def test_families_never_mix_and_national_additions_are_listed_once(con, ingested
     edition = client.get("/divergences?a=fi-1997&b=el-2017")
     assert "edition change" in edition.text
     assert client.get("/divergences?a=fi-2007&b=sv-2007&family=bogus").status_code == 400
-    with pytest.raises(diverge.DivergenceError):
-        diverge.divergences(con, "fi-2007", "sv-2007", family="bogus")
+    with pytest.raises(served.DivergenceError):
+        served.divergences(con, "fi-2007", "sv-2007", family="bogus")
 
 
 def test_each_finding_shows_both_passages_with_the_difference_marked(ingested):
@@ -180,7 +181,7 @@ def test_each_finding_shows_both_passages_with_the_difference_marked(ingested):
 
 def test_concept_findings_are_left_out_by_default_and_one_click_away(con, ingested):
     client = TestClient(create_app(ingested[0]))
-    hidden = [r for r in diverge.divergences(con, "fi-2007", "sv-2007", family="translation")
+    hidden = [r for r in served.divergences(con, "fi-2007", "sv-2007", family="translation")
               if r["type"] == "concept-missing"]  # fmt: skip
     assert hidden
     page = client.get("/divergences?a=fi-2007&b=sv-2007").text
@@ -265,7 +266,7 @@ def test_cli_options_may_come_before_the_review_command(store_copy):
 
 def test_a_provision_page_links_to_the_report_page_holding_its_finding(ingested, con):
     client = TestClient(create_app(ingested[0]))
-    rows = diverge.divergences(
+    rows = served.divergences(
         con, "el-2017", "sv-2007", family="edition", type="concept-missing"
     )  # the link filters by type
     assert len(rows) > 100, "needs a report longer than one page"

@@ -7,14 +7,14 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from ingest import nlp, store
-from ingest.search.analyze import Analyzer, query_words
-from ingest.search.compound import split_compound
-from ingest.search.expand import counterparts
-from ingest.search.query import LABEL_SCORE, MAX_QUERY_CHARS, SearchError, search
-from ingest.search.snippet import Highlight, snippet
+from lawgraph.api.app import create_app
+from lawgraph.api.cli import main
+from lawgraph.ingest import nlp, store
+from lawgraph.ingest.search.analyze import Analyzer, query_words
+from lawgraph.ingest.search.compound import split_compound
+from lawgraph.ingest.search.expand import counterparts
+from lawgraph.ingest.search.query import LABEL_SCORE, MAX_QUERY_CHARS, SearchError, search
+from lawgraph.ingest.search.snippet import Highlight, snippet
 
 
 @pytest.fixture(scope="module")

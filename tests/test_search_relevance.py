@@ -2,8 +2,8 @@
 
 from collections import Counter
 
-from ingest import nlp
-from ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline
+from lawgraph.ingest import nlp
+from lawgraph.ingest.search.evaluate import engine, evaluate, load_relevance, substring_baseline
 
 ITEMS = load_relevance()
 LANG_DOCS = {"fi": ("fi-1997", "fi-2007"), "sv": ("sv-2007",), "el": ("el-2017",),

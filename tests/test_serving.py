@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.middleware import ServingMiddleware
-from ingest import store
+from lawgraph import store
+from lawgraph.api.app import create_app
+from lawgraph.api.middleware import ServingMiddleware
+from lawgraph.ingest import store as ingest_store
 
 OLD, NEW = "TILLÅTNA OCH OTILLÅTNA UPPLYSNINGAR", "NY RUBRIK FÖR LAG 16"
 
@@ -182,10 +183,10 @@ def test_damaged_store_is_refused(ingested, tmp_path, damage):
     with pytest.raises(store.StoreError, match="damaged.*lawgraph ingest") as err:
         create_app(path)
     assert "\n" not in str(err.value)
-    assert store.stored_input_hash(path) is None  # so the next ingest rebuilds it
+    assert ingest_store.stored_input_hash(path) is None  # so the next ingest rebuilds it
     from click.testing import CliRunner
 
-    from api.cli import main
+    from lawgraph.api.cli import main
 
     r = CliRunner().invoke(main, ["serve", "--db", str(path)])
     assert r.exit_code != 0 and "damaged" in r.output and "Traceback" not in r.output
@@ -331,7 +332,7 @@ def test_graph_page_download_links_pass_filters(client):
 
 @pytest.fixture(scope="module")
 def g(con):
-    from graph.build import build_graph
+    from lawgraph.graph.build import build_graph
 
     return build_graph(con)
 

@@ -9,10 +9,10 @@ import time
 import pytest
 import uvicorn
 
-from api import protocol
-from api.app import create_app
-from api.deps import Con
-from api.protocol import GuardedHTTPProtocol
+from lawgraph.api import protocol
+from lawgraph.api.app import create_app
+from lawgraph.api.protocol import GuardedHTTPProtocol
+from lawgraph.store.deps import Con
 
 
 def free_port() -> int:
@@ -167,7 +167,7 @@ def test_work_stops_when_the_client_goes_away(server):
 
 def _serving(app):
     """The ServingMiddleware instance in the app's built middleware stack."""
-    from api.middleware import ServingMiddleware
+    from lawgraph.api.middleware import ServingMiddleware
 
     layer = app.middleware_stack
     while layer is not None and not isinstance(layer, ServingMiddleware):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import store
-from ingest.corpus import DEFAULT_CORPUS, load_manifest
-from ingest.pipeline import ingest_corpus
-from ingest.search.query import search
+from lawgraph import store
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, load_manifest
+from lawgraph.ingest.pipeline import ingest_corpus
+from lawgraph.store.search import search
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sixth_book"
 
@@ -85,7 +85,7 @@ def test_it_is_aligned_with_the_other_book(con):
 
 
 def test_a_broken_settings_table_is_a_clear_error(corpus, tmp_path):
-    from ingest.corpus import CorpusError
+    from lawgraph.ingest.corpus import CorpusError
 
     bad = tmp_path / "bad"
     shutil.copytree(corpus, bad)

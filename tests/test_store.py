@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import pipeline, store
-from ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
-from ingest.pipeline import ingest_corpus
+from lawgraph.ingest import pipeline, store
+from lawgraph.ingest.corpus import DEFAULT_CORPUS, CorpusError, load_manifest
+from lawgraph.ingest.pipeline import ingest_corpus
 
 
 def _corpus_copy(tmp_path: Path, only: str = "sv-2007") -> Path:
@@ -160,9 +160,9 @@ def test_parser_failure_names_the_book(tmp_path, monkeypatch):
     def broken(raw, doc):
         raise IndexError("list index out of range")
 
-    import ingest.pipeline
+    from lawgraph.ingest import pipeline
 
-    monkeypatch.setattr(ingest.pipeline, "parse_document", broken)
+    monkeypatch.setattr(pipeline, "parse_document", broken)
     with pytest.raises(CorpusError, match="sv-2007: the sv2007 parser failed on 004_"):
         ingest_corpus(tmp_path / "x.db", corpus)
     assert not (tmp_path / "x.db").exists()

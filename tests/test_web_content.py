@@ -8,9 +8,9 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from ingest.align.diverge import divergence_counts, divergences
-from ingest.glossary import concepts
+from lawgraph.api.app import create_app
+from lawgraph.store.divergences import divergence_counts, divergences
+from lawgraph.store.glossary import concepts
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from web.markup import linked_text
-from web.templating import TEMPLATES
+from lawgraph.api.app import create_app
+from lawgraph.web.markup import linked_text
+from lawgraph.web.templating import TEMPLATES
 
 LANGS = {"fi", "el", "sv", "et"}
 XSS = "<script>alert(1)</script>"

@@ -10,17 +10,18 @@ import ipaddress
 import os
 import secrets
 from collections import Counter
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
-from ingest import reviews, store
-from ingest.align.checks import QUIET_TYPES
+from lawgraph import store
+from lawgraph.store import compare, divergences, reviews
+from lawgraph.store.deps import Con
+from lawgraph.store.divergences import QUIET_TYPES
+from lawgraph.store.features import feature
 
-from .features import feature
 from .passages import passages
 from .templating import query_url, render
 
@@ -45,8 +46,9 @@ def _marks(rows: list[dict]) -> None:
         for cell in row["cells"].values():
             if cell:
                 cell["marks"] = [d for d in row["divergences"] if cell["id"] in (d["a"], d["b"])]
-        row["worst"] = min((SEVERITY_ORDER.get(d["severity"], 3) for d in row["divergences"]),
-                           default=3)  # fmt: skip
+        row["worst"] = min(
+            (SEVERITY_ORDER.get(d["severity"], 3) for d in row["divergences"]), default=3
+        )
 
 
 @router.get("/compare", response_class=HTMLResponse)
@@ -59,25 +61,40 @@ def compare_form(request: Request, con: Con, label: Text = "") -> Response:
     return render(
         request,
         "compare.html",
-        {"title": "Compare", "result": None, "docs": store.documents(con), "chosen": [],
-         "label": "", "twin": "/api/documents"},
-    )  # fmt: skip
+        {
+            "title": "Compare",
+            "result": None,
+            "docs": store.documents(con),
+            "chosen": [],
+            "label": "",
+            "twin": "/api/documents",
+        },
+    )
 
 
 @router.get("/compare/{label:path}", response_class=HTMLResponse)
 def compare_page(
-    request: Request, label: str, con: Con, docs: Annotated[list[str], Query()] = (),
-) -> Response:  # fmt: skip
+    request: Request,
+    label: str,
+    con: Con,
+    docs: Annotated[list[str] | None, Query()] = None,
+) -> Response:
     """One provision in the chosen documents, side by side, sub-provisions row by row."""
-    fn = feature(con, "compare")
+    fn = feature(con, compare.compare)
     all_docs = store.documents(con)
-    chosen = _doc_list(list(docs))
-    ctx = {"title": f"Compare {label}", "docs": all_docs, "chosen": chosen, "label": label,
-           "result": None, "available": fn is not None,
-           "twin": query_url(f"/api/compare/{label}", docs=",".join(chosen))}  # fmt: skip
+    chosen = _doc_list(list(docs or ()))
+    ctx = {
+        "title": f"Compare {label}",
+        "docs": all_docs,
+        "chosen": chosen,
+        "label": label,
+        "result": None,
+        "available": fn is not None,
+        "twin": query_url(f"/api/compare/{label}", docs=",".join(chosen)),
+    }
     if fn is None:
         return render(request, "compare.html", ctx)
-    from graph.compare import CompareError, ProvisionNotFound
+    from lawgraph.store.compare import CompareError, ProvisionNotFound
 
     try:
         result = fn(con, label, chosen or None)
@@ -91,10 +108,16 @@ def compare_page(
     return render(
         request,
         "compare.html",
-        ctx | {"result": result, "lang": lang, "shown": shown, "chosen": chosen or shown,
-               "title": f"Compare {result['label']}",
-               "twin": query_url(f"/api/compare/{result['label']}", docs=",".join(chosen))},
-    )  # fmt: skip
+        ctx
+        | {
+            "result": result,
+            "lang": lang,
+            "shown": shown,
+            "chosen": chosen or shown,
+            "title": f"Compare {result['label']}",
+            "twin": query_url(f"/api/compare/{result['label']}", docs=",".join(chosen)),
+        },
+    )
 
 
 def _pair(con, a: str, b: str) -> tuple[str, str]:
@@ -120,8 +143,8 @@ def _sorted(rows: list[dict], sort: str, desc: bool) -> list[dict]:
 
 def _divergence_rows(
     con, a: str, b: str, type: str, severity: str, family: str | None
-) -> list[dict] | None:  # fmt: skip
-    fn = feature(con, "divergences")
+) -> list[dict] | None:
+    fn = feature(con, divergences.divergences)
     if fn is None:
         return None
     try:
@@ -147,11 +170,11 @@ def _national_groups(rows: list[dict]) -> list[dict]:
             for m in r["evidence"].get(d, []) or []:
                 if isinstance(m, dict):
                     notes.setdefault(d, []).append({"row": r, "mark": m})
-    out = [{"doc": d, "what": "national laws",
-            "rows": sorted(v, key=lambda r: _law_key(r["label"]))}
-           for d, v in laws.items()]  # fmt: skip
-    out += [{"doc": d, "what": "national notes and footnotes", "rows": v}
-            for d, v in notes.items()]  # fmt: skip
+    out: list[dict[str, Any]] = [
+        {"doc": d, "what": "national laws", "rows": sorted(v, key=lambda r: _law_key(r["label"]))}
+        for d, v in laws.items()
+    ]
+    out += [{"doc": d, "what": "national notes and footnotes", "rows": v} for d, v in notes.items()]
     return out
 
 
@@ -186,8 +209,10 @@ def _review_allowed(request: Request) -> str | None:
             return None
     except ValueError:
         pass
-    return (f"reviews are written only from this machine (set {REVIEW_POLICY_ENV}=anywhere "
-            f"to allow others)")  # fmt: skip
+    return (
+        f"reviews are written only from this machine (set {REVIEW_POLICY_ENV}=anywhere "
+        f"to allow others)"
+    )
 
 
 def _same_origin(request: Request) -> bool:
@@ -212,10 +237,19 @@ def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
 
 @router.get("/divergences", response_class=HTMLResponse)
 def divergences_page(
-    request: Request, con: Con, a: Text = "", b: Text = "", type: Text = "",
-    severity: Text = "", sort: Text = "score", desc: bool = True, state: Text = "",
-    family: Text = "", page: Annotated[int, Query(ge=1, le=10_000)] = 1, focus: Text = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    con: Con,
+    a: Text = "",
+    b: Text = "",
+    type: Text = "",
+    severity: Text = "",
+    sort: Text = "score",
+    desc: bool = True,
+    state: Text = "",
+    family: Text = "",
+    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    focus: Text = "",
+) -> Response:
     """Divergences between two documents, sortable and filterable, with a CSV download,
     and a review state per finding (confirmed, not an issue, fixed) that translators set
     here or with ``lawgraph divergences review``.
@@ -226,15 +260,19 @@ def divergences_page(
     if sort not in SORTS:
         sort = "score"
     if state and state not in reviews.STATES:
-        raise HTTPException(400, f"unknown review state {state!r} "
-                                 f"(choose from {', '.join(reviews.STATES)})")  # fmt: skip
+        raise HTTPException(
+            400, f"unknown review state {state!r} (choose from {', '.join(reviews.STATES)})"
+        )
     docs = {d["id"]: d for d in store.documents(con)}
     same_edition = docs[a]["edition"] == docs[b]["edition"]
     if not family:
         family = "translation" if same_edition else "edition"
     if family not in ("translation", "edition", "all"):
-        raise HTTPException(400, f"unknown family {family!r} (choose from translation, "
-                                 f"edition, all; national additions are listed apart)")  # fmt: skip
+        raise HTTPException(
+            400,
+            f"unknown family {family!r} (choose from translation, "
+            f"edition, all; national additions are listed apart)",
+        )
     rows = _divergence_rows(con, a, b, type, severity, None if family == "all" else family)
     national = _national_groups(_divergence_rows(con, a, b, "", "", "national") or [])
     if family == "all" and rows is not None:
@@ -258,7 +296,7 @@ def divergences_page(
         rows = rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         for r in rows:
             r["passages"] = passages(con, r)
-        from ingest.align.diverge import TYPES, pair_report
+        from lawgraph.store.divergences import TYPES, pair_report
 
         report = pair_report(con, a, b) | {
             "types": TYPES,
@@ -272,34 +310,61 @@ def divergences_page(
     response = render(
         request,
         "divergences.html",
-        {"a": a, "b": b, "type": type, "severity": severity, "sort": sort, "desc": desc,
-         "rows": rows, "total": total, "page": page, "pages": pages, "report": report,
-         "docs": store.documents(con), "lang": lang, "state": state, "family": family,
-         "same_edition": same_edition, "national": national,
-         "coverage": [docs[a], docs[b]],
-         "states": reviews.STATES, "csrf": token, "review_error": review_error,
-         "can_review": _review_allowed(request) is None,
-         "title": f"Divergences {a} ↔ {b}",
-         "csv": query_url("/api/divergences", a=a, b=b, type=api_type, severity=severity,
-                          family=api_family, format="csv"),
-         "twin": query_url("/api/divergences", a=a, b=b, type=api_type, severity=severity,
-                           family=api_family)},
-    )  # fmt: skip
+        {
+            "a": a,
+            "b": b,
+            "type": type,
+            "severity": severity,
+            "sort": sort,
+            "desc": desc,
+            "rows": rows,
+            "total": total,
+            "page": page,
+            "pages": pages,
+            "report": report,
+            "docs": store.documents(con),
+            "lang": lang,
+            "state": state,
+            "family": family,
+            "same_edition": same_edition,
+            "national": national,
+            "coverage": [docs[a], docs[b]],
+            "states": reviews.STATES,
+            "csrf": token,
+            "review_error": review_error,
+            "can_review": _review_allowed(request) is None,
+            "title": f"Divergences {a} ↔ {b}",
+            "csv": query_url(
+                "/api/divergences",
+                a=a,
+                b=b,
+                type=api_type,
+                severity=severity,
+                family=api_family,
+                format="csv",
+            ),
+            "twin": query_url(
+                "/api/divergences", a=a, b=b, type=api_type, severity=severity, family=api_family
+            ),
+        },
+    )
     if request.cookies.get(CSRF_COOKIE) != token:
-        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict",
-                            path="/divergences")  # fmt: skip
+        response.set_cookie(
+            CSRF_COOKIE, token, httponly=True, samesite="strict", path="/divergences"
+        )
     return response
 
 
 @router.post("/divergences/review")
 def review_finding(
-    request: Request, con: Con,
+    request: Request,
+    con: Con,
     id: Annotated[str, Form(max_length=40)],
     review_state: Annotated[str, Form(max_length=20)],
     csrf: Annotated[str, Form(max_length=100)],
     note: Annotated[str, Form(max_length=4 * reviews.NOTE_MAX)] = "",
     back: Annotated[str, Form(max_length=2000)] = "/divergences",
-) -> Response:  # fmt: skip
+) -> Response:
     """Record the review state of one finding and go back to the report (303).
 
     Guarded by a double-submit token (the form's ``csrf`` must equal the page's
@@ -309,11 +374,15 @@ def review_finding(
         raise HTTPException(403, refused)
     cookie = request.cookies.get(CSRF_COOKIE, "")
     if not _same_origin(request) or not cookie or not hmac.compare_digest(cookie, csrf):
-        raise HTTPException(403, "the form has expired or did not come from this site: "
-                                 "reload the divergence page and try again")  # fmt: skip
+        raise HTTPException(
+            403,
+            "the form has expired or did not come from this site: "
+            "reload the divergence page and try again",
+        )
     try:
-        reviews.record(reviews.reviews_path(request.app.state.db), con, id, review_state,
-                       note, source="web")  # fmt: skip
+        reviews.record(
+            reviews.reviews_path(request.app.state.db), con, id, review_state, note, source="web"
+        )
     except reviews.ReviewError as exc:
         raise HTTPException(400, str(exc)) from exc
     back = back.split("#", 1)[0]

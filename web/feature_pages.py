@@ -1,6 +1,6 @@
 """Pages over the corpus-wide features: search and glossary.
 
-Each page checks that its feature is built (:func:`web.features.feature`) and says so
+Each page checks that its feature is built (:func:`store.features.feature`) and says so
 plainly when it is not. Twins: /api/search, /api/glossary.
 """
 
@@ -14,18 +14,24 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from api.deps import Con
-from ingest import store
-from ingest.labels import normalise_label
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store import align, glossary, search
+from lawgraph.store.deps import Con
+from lawgraph.store.features import feature
 
-from .features import feature
 from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
 #: What the search page's kind filter offers (value, shown as).
-KINDS = (("law", "law text"), ("definition", "definitions"), ("index", "index terms"),
-         ("topic", "Estonian topics"), ("other", "headings and prefaces"))  # fmt: skip
+KINDS = (
+    ("law", "law text"),
+    ("definition", "definitions"),
+    ("index", "index terms"),
+    ("topic", "Estonian topics"),
+    ("other", "headings and prefaces"),
+)
 
 
 def _safe_snippet(snippet: str) -> str:
@@ -38,7 +44,7 @@ def _suggestions(con, q: str) -> dict:
     out: dict = {"label": None, "concepts": []}
     with contextlib.suppress(ValueError):
         out["label"] = normalise_label(q)
-    lookup = feature(con, "lookup_term")
+    lookup = feature(con, glossary.lookup_term)
     if lookup is not None:
         out["concepts"] = lookup(con, q)[:8]
     return out
@@ -46,30 +52,47 @@ def _suggestions(con, q: str) -> dict:
 
 @router.get("/search", response_class=HTMLResponse)
 def search_page(
-    request: Request, con: Con, q: Text = "", doc: Text = "", lang: Text = "",
-    kind: Text = "", expand: bool = False,
-) -> Response:  # fmt: skip
+    request: Request,
+    con: Con,
+    q: Text = "",
+    doc: Text = "",
+    lang: Text = "",
+    kind: Text = "",
+    expand: bool = False,
+) -> Response:
     """Search results grouped by document, with filters and the cross-language switch."""
     docs = store.documents(con)
     ctx: dict = {
-        "q": q, "doc": doc, "lang": lang, "kind": kind, "expand": expand, "docs": docs,
-        "langs": sorted({d["language"] for d in docs}), "kinds": KINDS, "result": None,
-        "groups": [], "error": None, "suggest": None, "available": True,
+        "q": q,
+        "doc": doc,
+        "lang": lang,
+        "kind": kind,
+        "expand": expand,
+        "docs": docs,
+        "langs": sorted({d["language"] for d in docs}),
+        "kinds": KINDS,
+        "result": None,
+        "groups": [],
+        "error": None,
+        "suggest": None,
+        "available": True,
         "title": f"Search: {q}" if q else "Search",
-        "twin": query_url("/api/search", q=q, doc=doc, lang=lang, kind=kind,
-                          expand="true" if expand else None),
-    }  # fmt: skip
-    fn = feature(con, "search")
+        "twin": query_url(
+            "/api/search", q=q, doc=doc, lang=lang, kind=kind, expand="true" if expand else None
+        ),
+    }
+    fn = feature(con, search.search)
     if fn is None:
         ctx["available"] = False
         return render(request, "search.html", ctx)
     if not q.strip():
         return render(request, "search.html", ctx)
-    from ingest.search.query import SearchError
+    from lawgraph.store.search import SearchError
 
     try:
-        result = fn(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
-                    limit=50, expand=expand)  # fmt: skip
+        result = fn(
+            con, q, doc=doc or None, lang=lang or None, kind=kind or None, limit=50, expand=expand
+        )
     except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
@@ -89,13 +112,18 @@ def search_page(
 @router.get("/glossary", response_class=HTMLResponse)
 def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
     """Every concept of the glossary in every language, optionally filtered by a term."""
-    fn = feature(con, "concepts")
-    ctx: dict = {"q": q, "concepts": None, "title": "Glossary", "twin": "/api/glossary",
-                 "langs": [d["language"] for d in store.documents(con)]}  # fmt: skip
+    fn = feature(con, glossary.concepts)
+    ctx: dict = {
+        "q": q,
+        "concepts": None,
+        "title": "Glossary",
+        "twin": "/api/glossary",
+        "langs": [d["language"] for d in store.documents(con)],
+    }
     ctx["langs"] = list(dict.fromkeys(ctx["langs"]))
     if fn is not None:
         concepts = fn(con)
-        lookup = feature(con, "lookup_term")
+        lookup = feature(con, glossary.lookup_term)
         if q.strip() and lookup is not None:
             keep = {c["id"] for c in lookup(con, q)}
             concepts = [c for c in concepts if c["id"] in keep]
@@ -107,7 +135,7 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
 def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
     """Translations of a word learned from the books' parallel provisions (twin:
     /api/lexicon?word=)."""
-    fn = feature(con, "lexicon_lookup")
+    fn = feature(con, align.lexicon_lookup)
     twin = query_url("/api/lexicon", word=word) if word.strip() else "/api/lexicon"
     ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
     if fn is not None and word.strip():
@@ -119,7 +147,7 @@ def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
 @router.get("/glossary/{concept_id:path}", response_class=HTMLResponse)
 def concept_page(request: Request, concept_id: str, con: Con) -> Response:
     """One concept: its terms in every language and where each term occurs."""
-    fn = feature(con, "concept_detail")
+    fn = feature(con, glossary.concept_detail)
     concept = fn(con, concept_id) if fn is not None else None
     if concept is None:
         raise HTTPException(404, f"unknown concept {concept_id!r}")
@@ -136,6 +164,11 @@ def concept_page(request: Request, concept_id: str, con: Con) -> Response:
     return render(
         request,
         "concept.html",
-        {"c": concept, "docs": docs, "nodes": titles, "title": f"Glossary: {concept['en']}",
-         "twin": f"/api/glossary/{concept_id}"},
-    )  # fmt: skip
+        {
+            "c": concept,
+            "docs": docs,
+            "nodes": titles,
+            "title": f"Glossary: {concept['en']}",
+            "twin": f"/api/glossary/{concept_id}",
+        },
+    )

@@ -12,11 +12,11 @@ import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con, graph_of
-from api.lookup import LookupError_, resolve_id
-from graph.build import citation_graph
-from graph.query import GraphQueryError, ego, path, rank, subtree_set
-from ingest import store
+from lawgraph import store
+from lawgraph.graph.build import citation_graph
+from lawgraph.graph.query import GraphQueryError, ego, path, rank, subtree_set
+from lawgraph.store.deps import Con, graph_of
+from lawgraph.store.lookup import LookupError_, resolve_id
 
 from .svg import layout
 from .templating import LAW_KINDS, book_label, node_url, query_url, render
@@ -60,11 +60,16 @@ def _path(
         out["error"] = str(exc)
         return out
     cg = citation_graph(g, g.nodes[ia]["doc"])
-    out["path"] = [{"id": n, "label": g.nodes[n]["label"], "title": g.nodes[n]["title"],
-                    "kind": g.nodes[n]["kind"],
-                    "step": None if i == 0 else ("cites" if cg.has_edge(ids[i - 1], n)
-                                                 else "cited-by")}
-                   for i, n in enumerate(ids)]  # fmt: skip
+    out["path"] = [
+        {
+            "id": n,
+            "label": g.nodes[n]["label"],
+            "title": g.nodes[n]["title"],
+            "kind": g.nodes[n]["kind"],
+            "step": None if i == 0 else ("cites" if cg.has_edge(ids[i - 1], n) else "cited-by"),
+        }
+        for i, n in enumerate(ids)
+    ]
     out["a"], out["b"] = ia, ib
     return out
 
@@ -135,9 +140,16 @@ def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
 
 @router.get("/graph", response_class=HTMLResponse)
 def graph_home(
-    request: Request, con: Con, doc: Text = "", node: Text = "", depth: Depth = 1,
-    a: Text = "", b: Text = "", either: bool = False, types: Text = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    con: Con,
+    doc: Text = "",
+    node: Text = "",
+    depth: Depth = 1,
+    a: Text = "",
+    b: Text = "",
+    either: bool = False,
+    types: Text = "",
+) -> Response:
     """Rankings, path finder and exports of one document; ``node`` opens a neighbourhood."""
     docs = store.documents(con)
     doc = doc or docs[0]["id"]
@@ -153,16 +165,28 @@ def graph_home(
     return render(
         request,
         "graph.html",
-        ctx | {"title": f"Citation graph of {doc}", "ego": None, "depth": depth,
-               "twin": query_url("/api/graph/rank", doc=doc)},
-    )  # fmt: skip
+        ctx
+        | {
+            "title": f"Citation graph of {doc}",
+            "ego": None,
+            "depth": depth,
+            "twin": query_url("/api/graph/rank", doc=doc),
+        },
+    )
 
 
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)
 def graph_node(
-    request: Request, doc_id: str, label: str, con: Con, depth: Depth = 1,
-    a: Text = "", b: Text = "", either: bool = False, types: Text = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    doc_id: str,
+    label: str,
+    con: Con,
+    depth: Depth = 1,
+    a: Text = "",
+    b: Text = "",
+    either: bool = False,
+    types: Text = "",
+) -> Response:
     """The citation neighbourhood of a provision, drawn as SVG, ``depth`` hops out."""
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
@@ -180,7 +204,13 @@ def graph_node(
     return render(
         request,
         "graph.html",
-        ctx | {"title": f"Citations around {doc_id} {name}", "ego": _drawing(g, hood, found),
-               "center": {"id": nid, **attrs}, "depth": depth, "node_url": node_url,
-               "twin": query_url(f"/api/nodes/{nid}/ego", radius=depth)},
-    )  # fmt: skip
+        ctx
+        | {
+            "title": f"Citations around {doc_id} {name}",
+            "ego": _drawing(g, hood, found),
+            "center": {"id": nid, **attrs},
+            "depth": depth,
+            "node_url": node_url,
+            "twin": query_url(f"/api/nodes/{nid}/ego", radius=depth),
+        },
+    )

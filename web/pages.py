@@ -13,17 +13,17 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import Con
-from api.lookup import LookupError_, resolve_id
-from ingest import store
-from ingest.labels import normalise_label
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store.coverage import coverage
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import LookupError_, resolve_id
 
 from . import compare_pages, feature_pages, graph_pages
-from .coverage import coverage
 from .provision import provision_view
-from .templating import LANG_NAMES, TEMPLATES, node_url, query_url, render
+from .templating import LANG_NAMES, STATIC, TEMPLATES, node_url, query_url, render
 
-__all__ = ["TEMPLATES", "LANG_NAMES", "router"]
+__all__ = ["LANG_NAMES", "STATIC", "TEMPLATES", "router"]
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
@@ -44,9 +44,13 @@ def home(request: Request, con: Con) -> Response:
     return render(
         request,
         "home.html",
-        {"docs": store.documents(con), "matrix": coverage(con), "title": "lawgraph",
-         "twin": "/api/coverage"},
-    )  # fmt: skip
+        {
+            "docs": store.documents(con),
+            "matrix": coverage(con),
+            "title": "lawgraph",
+            "twin": "/api/coverage",
+        },
+    )
 
 
 @router.get("/doc/{doc_id}", response_class=HTMLResponse)
@@ -55,14 +59,21 @@ def document_page(request: Request, doc_id: str, con: Con) -> Response:
     doc = store.document(con, doc_id)
     if doc is None:
         raise HTTPException(404, f"unknown document {doc_id!r}")
-    tops = [n for n in store.nodes(con, doc_id) if n.kind in ("law", "preface", "topic",
-            "definition", "chapter")]  # fmt: skip
+    tops = [
+        n
+        for n in store.nodes(con, doc_id)
+        if n.kind in ("law", "preface", "topic", "definition", "chapter")
+    ]
     return render(
         request,
         "document.html",
-        {"doc": doc, "nodes": tops, "title": f"{doc['title']} ({doc['id']})",
-         "twin": f"/api/documents/{doc_id}/laws"},
-    )  # fmt: skip
+        {
+            "doc": doc,
+            "nodes": tops,
+            "title": f"{doc['title']} ({doc['id']})",
+            "twin": f"/api/documents/{doc_id}/laws",
+        },
+    )
 
 
 @router.get("/doc/{doc_id}/{label:path}", response_class=HTMLResponse)
@@ -116,8 +127,12 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
         found = _candidates(con, text)
     except ValueError:
         return RedirectResponse(query_url("/search", q=text), status_code=303)
-    hinted = [r for r in found for lang, rx in LANGUAGE_HINTS.items()
-              if rx.search(text) and r["language"] == lang]  # fmt: skip
+    hinted = [
+        r
+        for r in found
+        for lang, rx in LANGUAGE_HINTS.items()
+        if rx.search(text) and r["language"] == lang
+    ]
     choices = hinted or found
     if not choices:
         raise HTTPException(404, f"no document has a provision {normalise_label(text)}")
@@ -126,10 +141,14 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
     return render(
         request,
         "go.html",
-        {"typed": text, "label": choices[0]["label"], "choices": [dict(r) for r in choices],
-         "title": f"Provision {choices[0]['label']} in {len(choices)} documents",
-         "twin": query_url("/api/search", q=choices[0]["label"])},
-    )  # fmt: skip
+        {
+            "typed": text,
+            "label": choices[0]["label"],
+            "choices": [dict(r) for r in choices],
+            "title": f"Provision {choices[0]['label']} in {len(choices)} documents",
+            "twin": query_url("/api/search", q=choices[0]["label"]),
+        },
+    )
 
 
 router.include_router(graph_pages.router)

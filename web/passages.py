@@ -9,9 +9,9 @@ import sqlite3
 
 from markupsafe import Markup, escape
 
-from ingest.align.checks import NUMBER_WORDS
-from ingest.align.sentences import sentence_pairs
-from ingest.nlp import fold
+from lawgraph.ingest.align.checks import NUMBER_WORDS
+from lawgraph.ingest.nlp import fold
+from lawgraph.store.align import sentence_pairs
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -51,8 +51,9 @@ def _spans(con, finding: dict, doc: str, node: str | None, lang: str, text: str)
             out += [m.span() for m in re.finditer(rf"(?<![\w.,]){digits}(?![\w])", text)]
             word = spelled.get(int(value)) if str(value).isdigit() else None
             if word:
-                out += [m.span() for m in _WORD.finditer(text)
-                        if re.fullmatch(word, fold(m.group()))]  # fmt: skip
+                out += [
+                    m.span() for m in _WORD.finditer(text) if re.fullmatch(word, fold(m.group()))
+                ]
     elif kind == "cited-targets":
         for item in mine:
             raw = item.get("raw") if isinstance(item, dict) else None
@@ -110,9 +111,11 @@ def passages(con: sqlite3.Connection, finding: dict) -> dict:
     pieces = [(s["a"], s["b"], s["bead"]) for s in beads] or [(text_a, text_b, "")]
     rows = []
     for xa, xb, bead in pieces:
-        rows.append((
-            _marked(xa, _spans(con, finding, da, a, la, xa)) if xa else Markup(""),
-            _marked(xb, _spans(con, finding, db, b, lb, xb)) if xb else Markup(""),
-            bead,
-        ))  # fmt: skip
+        rows.append(
+            (
+                _marked(xa, _spans(con, finding, da, a, la, xa)) if xa else Markup(""),
+                _marked(xb, _spans(con, finding, db, b, lb, xb)) if xb else Markup(""),
+                bead,
+            )
+        )
     return {"docs": (da, db), "langs": (la, lb), "rows": rows}

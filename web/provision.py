@@ -6,7 +6,9 @@ import json
 import sqlite3
 from collections import defaultdict
 
-from .features import feature
+from lawgraph.ingest.model import decode_attrs
+from lawgraph.store import align, divergences
+from lawgraph.store.features import feature
 
 _SUBTREE = """
 WITH RECURSIVE sub(id, depth) AS (
@@ -19,7 +21,7 @@ SELECT n.*, sub.depth FROM nodes n JOIN sub ON n.id = sub.id ORDER BY n.ord
 
 def _row(r: sqlite3.Row) -> dict:
     d = {k: r[k] for k in r.keys()}  # noqa: SIM118
-    d["attrs"] = json.loads(d["attrs"])
+    d["attrs"] = decode_attrs(d["attrs"])
     return d
 
 
@@ -48,15 +50,20 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     ):
         cites[c["source"]][c["field"]].append(dict(c))
     listed = [f"{r['doc']}/{t}" for r in rows for t in r["attrs"].get("targets", [])]
-    known = {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})",
-                                       listed)} if listed else set()  # fmt: skip
+    known = (
+        {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})", listed)}
+        if listed
+        else set()
+    )
     by_id = {}
     footnotes = []
     for r in rows:
         r["cites"] = cites[r["id"]]
         # an index entry may name a label its book lacks: shown, but not as a dead link
-        r["targets"] = [(t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
-                        for t in r["attrs"].get("targets", [])]  # fmt: skip
+        r["targets"] = [
+            (t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
+            for t in r["attrs"].get("targets", [])
+        ]
         r["children"] = []
         by_id[r["id"]] = r
         if r["kind"] == "footnote" and r["depth"] > 0:
@@ -68,7 +75,7 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
 
 def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
     """The node's ancestors, outermost first."""
-    out = []
+    out: list[dict] = []
     parent = node["parent"]
     while parent:
         row = con.execute(
@@ -106,9 +113,15 @@ def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[d
             continue
         entry = out.setdefault(
             r["source"],
-            {"id": r["source"], "doc": r["doc"], "label": r["label"], "kind": r["kind"],
-             "title": r["title"], "refs": []},
-        )  # fmt: skip
+            {
+                "id": r["source"],
+                "doc": r["doc"],
+                "label": r["label"],
+                "kind": r["kind"],
+                "title": r["title"],
+                "refs": [],
+            },
+        )
         entry["refs"].append({"raw": r["raw"], "target": r["target"]})
     return list(out.values())
 
@@ -127,7 +140,7 @@ def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict |
 
 def equivalents(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     """Equivalent provisions in the other documents (None while alignment is not built)."""
-    fn = feature(con, "aligned")
+    fn = feature(con, align.aligned)
     if fn is None:
         return None
     out = []
@@ -171,18 +184,27 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         mine = [h for h in hits if h["doc"] == d["id"]]
         if not mine and json.loads(d["stats"]).get("topics"):
             continue  # topics are listed separately
-        shown = [h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
-                 for h in mine if not h["flagged"] and h["relation"] != "topic"]  # fmt: skip
+        shown = [
+            h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
+            for h in mine
+            if not h["flagged"] and h["relation"] != "topic"
+        ]
         rejected = [h for h in mine if h["flagged"]]
-        out.append({"doc": d["id"], "language": d["language"], "shown": shown,
-                    "none": rejected[0] if rejected and not shown else None,
-                    "rejected": rejected})  # fmt: skip
+        out.append(
+            {
+                "doc": d["id"],
+                "language": d["language"],
+                "shown": shown,
+                "none": rejected[0] if rejected and not shown else None,
+                "rejected": rejected,
+            }
+        )
     return out
 
 
 def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
     """Estonian topics whose candidate laws include this provision's law (best first)."""
-    from ingest.align import law_topics
+    from lawgraph.store.align import law_topics
 
     if not node.get("law"):
         return []
@@ -191,7 +213,7 @@ def topics_for(con: sqlite3.Connection, node: dict) -> list[dict]:
 
 def topic_view(con: sqlite3.Connection, node: dict) -> list[dict]:
     """For an Estonian topic: per law book, its candidate laws or why there is none."""
-    from ingest.align import topic_candidates
+    from lawgraph.store.align import topic_candidates
 
     cands = topic_candidates(con, node["id"])
     nones = topic_candidates(con, node["id"], none=True)
@@ -211,7 +233,7 @@ def _node_brief(con: sqlite3.Connection, node_id: str) -> dict:
 
 def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     """Divergences recorded for this provision (None while they are not built)."""
-    fn = feature(con, "node_divergences")
+    fn = feature(con, divergences.node_divergences)
     return None if fn is None else fn(con, node_id)
 
 

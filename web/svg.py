@@ -129,7 +129,7 @@ def _law_order(center_law: str, laws: list[str], pairs: list[tuple[str, str]], s
     angle a spring layout of the law-to-law citations gives them, so laws that cite each
     other sit side by side.
     """
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     g.add_nodes_from(laws)
     g.add_edges_from((u, v) for u, v in pairs if u != v)
     hops = nx.single_source_shortest_path_length(g, center_law)
@@ -153,7 +153,7 @@ def _rings(center: dict, others: list[dict]) -> None:
         ring_extent = max(max(b["w"] / stretch, b["h"]) for b in others[i : i + 12])
         radius += ring_extent / 2 + GAP / 2
         room = 2 * math.pi * radius
-        ring = []
+        ring: list[tuple[dict, float]] = []
         used = 0.0
         while i < len(others):
             b = others[i]
@@ -207,8 +207,16 @@ def layout(ego: dict, seed: int = 7, path: list[str] | None = None) -> dict:
     out_boxes = []
     for b in boxes:
         bx, by = round(b["x"] - b["w"] / 2 - left, 1), round(b["y"] - b["h"] / 2 - top, 1)
-        out_boxes.append({"law": b["law"], "heading": _heading(b["law"]), "x": bx, "y": by,
-                          "w": round(b["w"], 1), "h": round(b["h"], 1)})  # fmt: skip
+        out_boxes.append(
+            {
+                "law": b["law"],
+                "heading": _heading(b["law"]),
+                "x": bx,
+                "y": by,
+                "w": round(b["w"], 1),
+                "h": round(b["h"], 1),
+            }
+        )
         for nid, (dx, dy) in b["offsets"].items():
             xy[nid] = (round(bx + dx, 1), round(by + dy, 1))
     width = max(b["x"] + b["w"] for b in out_boxes) + MARGIN
@@ -218,10 +226,16 @@ def layout(ego: dict, seed: int = 7, path: list[str] | None = None) -> dict:
     roles = _roles(center, [n["id"] for n in nodes], pairs)
     hops = nx.single_source_shortest_path_length(nx.Graph(pairs + [(center, center)]), center)
     out_nodes = [
-        n | {"x": xy[n["id"]][0], "y": xy[n["id"]][1], "role": roles[n["id"]],
-             "hops": hops.get(n["id"], 0), "on_path": n["id"] in on_path}
+        n
+        | {
+            "x": xy[n["id"]][0],
+            "y": xy[n["id"]][1],
+            "role": roles[n["id"]],
+            "hops": hops.get(n["id"], 0),
+            "on_path": n["id"] in on_path,
+        }
         for n in nodes
-    ]  # fmt: skip
+    ]
     edges = []
     for e in ego["edges"]:
         (x1, y1), (x2, y2) = xy[e["source"]], xy[e["target"]]
@@ -230,10 +244,21 @@ def layout(ego: dict, seed: int = 7, path: list[str] | None = None) -> dict:
         s = DOT + 1
         step = (e["source"], e["target"]) in steps or (e["target"], e["source"]) in steps
         edges.append(
-            e | {"x1": round(x1 + dx * s / d, 1), "y1": round(y1 + dy * s / d, 1),
-                 "xm": round((x1 + x2) / 2, 1), "ym": round((y1 + y2) / 2, 1),
-                 "x2": round(x2 - dx * s / d, 1), "y2": round(y2 - dy * s / d, 1),
-                 "on_path": step}
-        )  # fmt: skip
-    return {"width": round(width, 1), "height": round(height, 1), "boxes": out_boxes,
-            "nodes": out_nodes, "edges": edges}  # fmt: skip
+            e
+            | {
+                "x1": round(x1 + dx * s / d, 1),
+                "y1": round(y1 + dy * s / d, 1),
+                "xm": round((x1 + x2) / 2, 1),
+                "ym": round((y1 + y2) / 2, 1),
+                "x2": round(x2 - dx * s / d, 1),
+                "y2": round(y2 - dy * s / d, 1),
+                "on_path": step,
+            }
+        )
+    return {
+        "width": round(width, 1),
+        "height": round(height, 1),
+        "boxes": out_boxes,
+        "nodes": out_nodes,
+        "edges": edges,
+    }

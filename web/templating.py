@@ -9,10 +9,11 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
-from ingest.labels import greek_label
+from lawgraph.ingest.labels import greek_label
 
 from .markup import linked_text
 
+STATIC = Path(__file__).parent / "static"
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 LANG_NAMES = {"fi": "suomi", "el": "ελληνικά", "sv": "svenska", "et": "eesti"}
 LAW_KINDS = ("law", "section", "subsection", "item", "subitem")
@@ -31,7 +32,7 @@ def anchor_id(label: str) -> str:
 
 def query_url(path: str, **params) -> str:
     """``path`` with its query string; parameters that are None or empty are left out."""
-    items = []
+    items: list[tuple[str, object]] = []
     for key, value in params.items():
         values = value if isinstance(value, list | tuple) else [value]
         items.extend((key, v) for v in values if v not in (None, ""))
@@ -55,9 +56,12 @@ def display_label(node: dict) -> str:
 
 
 TEMPLATES.env.globals.update(
-    node_url=node_url, query_url=query_url, lang_names=LANG_NAMES, display_label=display_label,
+    node_url=node_url,
+    query_url=query_url,
+    lang_names=LANG_NAMES,
+    display_label=display_label,
     book_label=book_label,
-)  # fmt: skip
+)
 TEMPLATES.env.filters.update(linked=linked_text, anchor=anchor_id)
 
 

@@ -1,15 +1,11 @@
-"""Command modules added to the ``lawgraph`` group, one per feature."""
+"""The ``lawgraph`` commands, one plain module per feature, each listing its commands in
+``COMMANDS``; :data:`COMMANDS` is every command of the group, in help order."""
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
-MODULES = ("glossary", "align", "compare", "search")
+from . import align, compare, glossary, graph, ingest, nodes, search, serve
 
-
-def register_all(group: click.Group) -> None:
-    """Register every command module's commands on ``group``."""
-    for name in MODULES:
-        importlib.import_module(f"{__name__}.{name}").register(group)
+MODULES = (ingest, nodes, graph, align, compare, glossary, search, serve)
+COMMANDS: list[click.Command] = [command for module in MODULES for command in module.COMMANDS]

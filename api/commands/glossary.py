@@ -7,59 +7,69 @@ from pathlib import Path
 
 import click
 
+from .options import DB_OPTION, open_db
+
 LANG_CHOICES = ("fi", "sv", "el", "et", "en")
 
 
-def register(group: click.Group) -> None:
-    """Add this module's commands to the ``lawgraph`` group."""
-    from api.cli import DB_OPTION, open_db
+@click.command()
+@DB_OPTION
+@click.argument("term", required=False)
+@click.option(
+    "--lang",
+    type=click.Choice(LANG_CHOICES),
+    default=None,
+    help="Only terms of this language (en: the English names).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool) -> None:
+    """List the glossary, or show the concepts a TERM belongs to and where they occur.
 
-    @group.command()
-    @DB_OPTION
-    @click.argument("term", required=False)
-    @click.option("--lang", type=click.Choice(LANG_CHOICES), default=None,
-                  help="Only terms of this language (en: the English names).")  # fmt: skip
-    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-    def glossary(db: Path | None, term: str | None, lang: str | None, as_json: bool) -> None:
-        """List the glossary, or show the concepts a TERM belongs to and where they occur.
+    TERM may be in any language, case or inflection: revokki, ΡΕΝΌΝΣ, salgamise.
+    """
+    from lawgraph.store.glossary import concept_detail, concepts, lookup_term
 
-        TERM may be in any language, case or inflection: revokki, ΡΕΝΌΝΣ, salgamise.
-        """
-        from ingest.glossary import concept_detail, concepts, lookup_term
-
-        con = open_db(db)
-        if term is None:
-            rows = concepts(con)
-            if not rows:
-                raise click.ClickException("the store has no glossary: re-run `lawgraph ingest`")
-            if lang:
-                rows = [r for r in rows if lang == "en" or lang in r["terms"]]
-            if as_json:
-                click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
-                return
-            for row in rows:
-                _echo_concept(row, lang)
-            return
-        found = lookup_term(con, term, lang)
-        if not found:
-            where = f" among the {lang} terms" if lang else ""
-            raise click.ClickException(f"no glossary concept matches {term!r}{where}")
-        details = [concept_detail(con, c["id"]) | {"matched": c["matched"]} for c in found]
+    con = open_db(db)
+    if term is None:
+        rows = concepts(con)
+        if not rows:
+            raise click.ClickException("the store has no glossary: re-run `lawgraph ingest`")
+        if lang:
+            rows = [r for r in rows if lang == "en" or lang in r["terms"]]
         if as_json:
-            click.echo(json.dumps(details, ensure_ascii=False, indent=1))
+            click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
             return
-        for detail in details:
-            _echo_concept(detail, None)
-            shown = ", ".join(f"{m['lang']} {m['term']} ({m['via']})" for m in detail["matched"])
-            click.echo(f"  matched: {shown}")
-            for lang_, terms in detail["term_nodes"].items():
-                for t, docs in terms.items():
-                    for doc, nodes in docs.items():
-                        ids = " ".join(n.split("/", 1)[1] for n in nodes)
-                        click.echo(
-                            click.wrap_text(f"{lang_} {t} in {doc}: {ids}", 100,
-                                            initial_indent="  ", subsequent_indent="      ")
-                        )  # fmt: skip
+        for row in rows:
+            _echo_concept(row, lang)
+        return
+    found = lookup_term(con, term, lang)
+    if not found:
+        where = f" among the {lang} terms" if lang else ""
+        raise click.ClickException(f"no glossary concept matches {term!r}{where}")
+    details = []
+    for c in found:
+        detail = concept_detail(con, c["id"])
+        if detail is not None:  # lookup_term found it in the same store
+            details.append(detail | {"matched": c["matched"]})
+    if as_json:
+        click.echo(json.dumps(details, ensure_ascii=False, indent=1))
+        return
+    for detail in details:
+        _echo_concept(detail, None)
+        shown = ", ".join(f"{m['lang']} {m['term']} ({m['via']})" for m in detail["matched"])
+        click.echo(f"  matched: {shown}")
+        for lang_, terms in detail["term_nodes"].items():
+            for t, docs in terms.items():
+                for doc, nodes in docs.items():
+                    ids = " ".join(n.split("/", 1)[1] for n in nodes)
+                    click.echo(
+                        click.wrap_text(
+                            f"{lang_} {t} in {doc}: {ids}",
+                            100,
+                            initial_indent="  ",
+                            subsequent_indent="      ",
+                        )
+                    )
 
 
 def _echo_concept(row: dict, lang: str | None) -> None:
@@ -70,3 +80,6 @@ def _echo_concept(row: dict, lang: str | None) -> None:
             continue
         shown = ", ".join(f"{t} ({row['hits'][lang_][t]})" for t in terms)
         click.echo(f"  {lang_}  {shown}")
+
+
+COMMANDS: list[click.Command] = [glossary]

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
-from ingest import store
-from ingest.align import (
+from lawgraph import store
+from lawgraph.store.align import (
     METHODS,
     TmxError,
     aligned,
@@ -26,13 +26,16 @@ from ingest.align import (
     sentences_csv,
     tmx_bytes,
 )
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import node_id_or_404
 
-from ..deps import Con
-from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["align"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 Method = Literal[METHODS]  # type: ignore[valid-type]
 
 
@@ -102,8 +105,14 @@ def list_alignments(
     _doc(con, doc_a)
     _doc(con, doc_b)
     rows = alignments(con, doc_a, doc_b, method=method, flagged=flagged, limit=limit)
-    return {"doc_a": doc_a, "doc_b": doc_b, "method": method, "flagged": flagged,
-            "count": len(rows), "results": rows}  # fmt: skip
+    return {
+        "doc_a": doc_a,
+        "doc_b": doc_b,
+        "method": method,
+        "flagged": flagged,
+        "count": len(rows),
+        "results": rows,
+    }
 
 
 class Translation(BaseModel):
@@ -179,5 +188,6 @@ def tmx(
         raise HTTPException(400, str(exc)) from exc
     media = "text/csv" if format == "csv" else "application/x-tmx+xml"
     name = f"{a}_{b}.{format}"
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+    return Response(
+        body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )

@@ -11,18 +11,37 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from graph.compare import CompareError, ProvisionNotFound, compare, precomputed
-from ingest import reviews, store
-from ingest.align.diverge import DivergenceError, divergences, pair_report
-from ingest.labels import normalise_label
+from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
+from lawgraph.store import reviews
+from lawgraph.store.compare import CompareError, ProvisionNotFound, compare, precomputed
+from lawgraph.store.deps import Con
+from lawgraph.store.divergences import DivergenceError, divergences, pair_report
 
-from ..deps import Con
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["compare"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
-CSV_COLUMNS = ("id", "family", "a", "b", "doc_a", "doc_b", "label", "type", "severity", "weight",
-               "score", "message", "evidence", "review_state", "review_note")  # fmt: skip
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
+CSV_COLUMNS = (
+    "id",
+    "family",
+    "a",
+    "b",
+    "doc_a",
+    "doc_b",
+    "label",
+    "type",
+    "severity",
+    "weight",
+    "score",
+    "message",
+    "evidence",
+    "review_state",
+    "review_note",
+)
 
 
 def csv_row(r: dict) -> list:
@@ -110,9 +129,10 @@ def _docs_param(con, docs: str | None) -> list[str] | None:
 
 @router.get("/api/compare/{label:path}", response_model=CompareOut, responses=ERRORS)
 def compare_route(
-    label: str, con: Con,
+    label: str,
+    con: Con,
     docs: Annotated[str | None, Query(max_length=200, description="e.g. fi-2007,sv-2007")] = None,
-) -> dict:  # fmt: skip
+) -> dict | JSONResponse:
     """One provision in every version, sub-provisions lined up, divergences attached."""
     wanted = _docs_param(con, docs)
     kept = None if wanted else _precomputed(con, label)
@@ -128,13 +148,16 @@ def compare_route(
 
 @router.get("/api/divergences", response_model=DivergenceList, responses=ERRORS)
 def divergences_route(
-    request: Request, con: Con, a: Doc = None, b: Doc = None,
+    request: Request,
+    con: Con,
+    a: Doc = None,
+    b: Doc = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
     severity: Annotated[str | None, Query(max_length=10)] = None,
     family: Annotated[str | None, Query(max_length=20)] = None,
     format: Annotated[str, Query(max_length=10)] = "json",
     limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
-) -> Any:  # fmt: skip
+) -> Any:
     """Divergences between documents ``a`` and ``b`` as JSON or a CSV download, each with
     its stable ``id`` and its review state (``review_state``, ``review_note``)."""
     if format not in ("json", "csv"):
@@ -163,7 +186,8 @@ def divergences_route(
             w.writerow(csv_row(r))
         name = "-".join(x for x in ("divergences", a, b) if x)
         headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
-        return Response(buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8",
-                        headers=headers)  # fmt: skip
+        return Response(
+            buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8", headers=headers
+        )
     report = pair_report(con, a, b) if a and b else None
     return {"a": a, "b": b, "total": total, "results": rows, "report": report}

@@ -7,9 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from web.coverage import coverage
-
-from ..deps import Con
+from lawgraph.store.coverage import coverage
+from lawgraph.store.deps import Con
 
 router = APIRouter(tags=["documents"])
 

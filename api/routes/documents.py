@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-from ingest import store
+from lawgraph import store
+from lawgraph.store.deps import Con
 
-from ..deps import Con
 from ..schemas import DocumentOut, ErrorResponse, LawOut
 
 router = APIRouter(prefix="/api/documents", tags=["documents"])

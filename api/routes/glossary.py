@@ -7,13 +7,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 
-from ingest.glossary import LANGS, concept_detail, concepts, lookup_term
+from lawgraph.store.deps import Con
+from lawgraph.store.glossary import LANGS, concept_detail, concepts, lookup_term
 
-from ..deps import Con
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["glossary"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 
 
 class TermMatch(BaseModel):

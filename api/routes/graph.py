@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
-from graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
-from graph.query import GraphQueryError, cites, diff, ego, path, rank
+from lawgraph.graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
+from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
+from lawgraph.store.deps import Con, graph_of, snapshot
+from lawgraph.store.lookup import node_id_or_404
 
-from ..deps import Con, graph_of, snapshot
-from ..lookup import node_id_or_404
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
 router = APIRouter(tags=["graph"])
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+}
 Depth = Annotated[int, Query(ge=1, le=10, description="hops to follow")]
 
 
@@ -54,10 +57,12 @@ def node_ego(
 
 @router.get("/api/graph/path", response_model=GraphPath, responses=ERRORS)
 def graph_path(
-    request: Request, con: Con,
-    a: Annotated[str, Query(max_length=200)], b: Annotated[str, Query(max_length=200)],
+    request: Request,
+    con: Con,
+    a: Annotated[str, Query(max_length=200)],
+    b: Annotated[str, Query(max_length=200)],
     either: Annotated[bool, Query(description="follow citations in both directions")] = False,
-) -> dict:  # fmt: skip
+) -> dict:
     """Shortest citation path from provision ``a`` to provision ``b``."""
     ia, ib = node_id_or_404(con, a), node_id_or_404(con, b)
     steps = _query(path, graph_of(request), ia, ib, either=either)
@@ -84,17 +89,32 @@ def graph_diff(
     return _query(diff, graph_of(request), a, b)
 
 
-@router.get("/api/graph/export", responses=ERRORS | {200: {
-    "description": "the graph file, streamed",
-    "content": {m: {} for m in MEDIA_TYPES.values()}}})  # fmt: skip
+@router.get(
+    "/api/graph/export",
+    responses=ERRORS
+    | {
+        200: {
+            "description": "the graph file, streamed",
+            "content": {m: {} for m in MEDIA_TYPES.values()},
+        }
+    },
+)
 def graph_export(
     request: Request,
     format: Annotated[str, Query(max_length=10, description="json, graphml, gexf or csv")] = "json",
-    doc: Annotated[str | None, Query(max_length=200,
-                                     description="only these documents, comma-separated")] = None,
-    types: Annotated[str | None, Query(max_length=100, description=(
-        "only these edge types, comma-separated: contains, indexes, cites, aligned"))] = None,
-) -> StreamingResponse:  # fmt: skip
+    doc: Annotated[
+        str | None, Query(max_length=200, description="only these documents, comma-separated")
+    ] = None,
+    types: Annotated[
+        str | None,
+        Query(
+            max_length=100,
+            description=(
+                "only these edge types, comma-separated: contains, indexes, cites, aligned"
+            ),
+        ),
+    ] = None,
+) -> StreamingResponse:
     """The graph as JSON (export contract), GraphML, GEXF or a CSV edge list, streamed.
 
     ``doc`` keeps the nodes of those documents and the edges between them; ``types``

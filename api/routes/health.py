@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..deps import snapshot
+from lawgraph.store.deps import snapshot
+
 from ..schemas import Health
 
 router = APIRouter(tags=["health"])
@@ -15,5 +16,9 @@ async def health(request: Request) -> dict:
     """The id and schema version of the store being served (``warning`` if a newer file
     at the store path was refused as damaged)."""
     snap = snapshot(request)
-    return {"status": "ok", "store_id": snap.store_id, "schema_version": snap.schema_version,
-            "warning": request.app.state.holder.error}  # fmt: skip
+    return {
+        "status": "ok",
+        "store_id": snap.store_id,
+        "schema_version": snap.schema_version,
+        "warning": request.app.state.holder.error,
+    }

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 
-from ingest import store
+from lawgraph import store
+from lawgraph.store.deps import Con
+from lawgraph.store.lookup import node_id_or_404
 
-from ..deps import Con
-from ..lookup import node_id_or_404
 from ..schemas import ErrorResponse, NodeDetail
 
 router = APIRouter(prefix="/api/nodes", tags=["nodes"])
@@ -19,7 +19,9 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
     """Return a node with children and breadcrumbs, or raise a 404."""
     nid = node_id_or_404(con, text)
     node = store.node(con, nid)
-    crumbs = []
+    if node is None:  # resolved a moment ago: the store is read-only
+        raise HTTPException(404, f"no node {nid}")
+    crumbs: list[dict] = []
     parent = node.parent
     while parent:
         p = store.node(con, parent)

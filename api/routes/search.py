@@ -9,21 +9,21 @@ does not hold up the others.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ingest.search.query import MAX_LIMIT, SearchError, search
+from lawgraph.store.deps import snapshot
+from lawgraph.store.search import MAX_LIMIT, SearchError, search
 
-from ..deps import snapshot
 from ..middleware import CANCEL_KEY
 from ..schemas import ErrorResponse
 
 router = APIRouter(tags=["search"])
-ERRORS = {400: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}}
 
 
 class SeeAlso(BaseModel):
@@ -62,8 +62,9 @@ class SearchResult(BaseModel):
     took_ms: float
 
 
-@router.get("/api/search", response_model=SearchResult, response_model_exclude_none=True,
-            responses=ERRORS)  # fmt: skip
+@router.get(
+    "/api/search", response_model=SearchResult, response_model_exclude_none=True, responses=ERRORS
+)
 async def search_route(
     request: Request,
     q: Annotated[str, Query(description="words in any language, or a provision label")] = "",
@@ -78,8 +79,15 @@ async def search_route(
 
     def run() -> dict:
         with snap.connection(request.scope.get(CANCEL_KEY)) as con:
-            return search(con, q, doc=doc or None, lang=lang or None, kind=kind or None,
-                          limit=limit, expand=expand)  # fmt: skip
+            return search(
+                con,
+                q,
+                doc=doc or None,
+                lang=lang or None,
+                kind=kind or None,
+                limit=limit,
+                expand=expand,
+            )
 
     try:
         # A plain search takes about a millisecond: run it on the event loop. Expansion

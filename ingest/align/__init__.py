@@ -146,8 +146,8 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         if matcher is not None:
             out.matchers[pair] = matcher
     for (doc_a, doc_b), rows in out.rows.items():
-        langs = tuple(sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language)))
-        rows += _title_rows(corpus, lexicons[langs], idf, doc_a, doc_b, out.rows)
+        la, lb = sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language))
+        rows += _title_rows(corpus, lexicons[(la, lb)], idf, doc_a, doc_b, out.rows)
     return out
 
 
@@ -200,15 +200,21 @@ def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
     return [fn(p) for p in pairs]
 
 
+def _run() -> _Run:
+    """The run under way (what a worker process inherited)."""
+    if _SHARED is None:
+        raise RuntimeError("no alignment run is under way")
+    return _SHARED
+
+
 def _learn_pair(key: tuple[str, str]) -> Lexicon:
     """The bootstrapped lexicon of one language pair."""
-    run = _SHARED
+    run = _run()
     return expand_lexicon(run.corpus, run.bags, learn_first(run.corpus, run.bags, key), run.idf)
 
 
 def _space(pair: tuple[str, str]):
-    assert _SHARED is not None
-    run = _SHARED
+    run = _run()
     doc_a, doc_b = pair
     langs = tuple(sorted((run.corpus.docs[doc_a].language, run.corpus.docs[doc_b].language)))
     lex = run.lexicons[langs]
@@ -218,12 +224,12 @@ def _space(pair: tuple[str, str]):
 def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
     """The first, structural pass over one pair of books (feeds the bridges)."""
     _lex, space = _space(pair)
-    return PairMatcher(_SHARED.corpus, space).line_up()
+    return PairMatcher(_run().corpus, space).line_up()
 
 
 def _decide_pair(pair: tuple[str, str]):
     """Rows and aligned sentences of one pair of books (and its matcher, in process)."""
-    run = _SHARED
+    run = _run()
     lex, space = _space(pair)
     matcher = PairMatcher(run.corpus, space, run.reach.get(pair, {}))
     matcher.run()
@@ -285,10 +291,21 @@ def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -
     """Aligned sentences of the own texts of every pair shown as equivalent."""
     out = []
     ratio = math.exp(space.log_ratio)
-    shown = [r for r in rows if not r.flagged and r.relation in EQUIVALENT
-             and corpus.provs[r.a].text and corpus.provs[r.b].text]  # fmt: skip
-    splitter.prime([(x, corpus.docs[corpus.provs[x].doc].language, corpus.provs[x].text)
-                    for r in shown for x in (r.a, r.b)])  # fmt: skip
+    shown = [
+        r
+        for r in rows
+        if not r.flagged
+        and r.relation in EQUIVALENT
+        and corpus.provs[r.a].text
+        and corpus.provs[r.b].text
+    ]
+    splitter.prime(
+        [
+            (x, corpus.docs[corpus.provs[x].doc].language, corpus.provs[x].text)
+            for r in shown
+            for x in (r.a, r.b)
+        ]
+    )
     for r in shown:
         pa, pb = corpus.provs[r.a], corpus.provs[r.b]
         la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
@@ -296,13 +313,14 @@ def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -
     return out
 
 
-def _evidence(corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None, twin_p=None,
-              holder=None):  # fmt: skip
+def _evidence(
+    corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None, twin_p=None, holder=None
+):
     ev = {
         "why": why(relation, p, a, b, twin, twin_p, feats, holder),
         "terms": matched_terms(corpus, bags, lex, idf, a, b),
         "signals": {k: round(v, 3) for k, v in feats.items()},
-    }  # fmt: skip
+    }
     ev.update(anchors(space, a, b))
     length = length_ratio(space, a, b)
     if length:
@@ -361,8 +379,11 @@ def _title_rows(
     rows = []
     same_edition = corpus.relation(doc_a, doc_b) == "same-edition"
     for x_doc, y_doc in ((doc_a, doc_b), (doc_b, doc_a)):
-        xs = [corpus.provs[n] for n in corpus.by_label[x_doc].values()
-              if corpus.provs[n].kind == "law" and not corpus.provs[n].has_text]  # fmt: skip
+        xs = [
+            corpus.provs[n]
+            for n in corpus.by_label[x_doc].values()
+            if corpus.provs[n].kind == "law" and not corpus.provs[n].has_text
+        ]
         if not xs:
             continue
         if same_edition:
@@ -371,13 +392,30 @@ def _title_rows(
                 if y is None:
                     continue
                 a, b = (x.id, y) if x_doc == doc_a else (y, x.id)
-                why = (f"Same edition, same law number: two translations of one law "
-                       f"({x_doc} gives only its title).")  # fmt: skip
-                rows.append(Row(a, b, "edition", 1.0, 0, {"why": why, "titles": [
-                    corpus.provs[a].title, corpus.provs[b].title]}, "same"))  # fmt: skip
+                why = (
+                    f"Same edition, same law number: two translations of one law "
+                    f"({x_doc} gives only its title)."
+                )
+                rows.append(
+                    Row(
+                        a,
+                        b,
+                        "edition",
+                        1.0,
+                        0,
+                        {"why": why, "titles": [corpus.provs[a].title, corpus.provs[b].title]},
+                        "same",
+                    )
+                )
             continue
-        twin_doc = next((d for d in corpus.law_docs() if d not in (x_doc, y_doc)
-                         and corpus.relation(d, x_doc) == "same-edition"), None)  # fmt: skip
+        twin_doc = next(
+            (
+                d
+                for d in corpus.law_docs()
+                if d not in (x_doc, y_doc) and corpus.relation(d, x_doc) == "same-edition"
+            ),
+            None,
+        )
         through = _through(done, twin_doc, y_doc) if twin_doc else {}
         rest = []
         for x in xs:
@@ -386,11 +424,16 @@ def _title_rows(
                 rest.append(x)
                 continue
             for r in through.get(twin, []):
-                a, b = (x.id, r.b if r.a == twin else r.a) if x_doc == doc_a else \
-                    (r.b if r.a == twin else r.a, x.id)  # fmt: skip
-                ev = {"why": f"{x_doc} gives only the title of this law; its text in the same "
-                             f"edition ({twin}) says: " + r.evidence.get("why", ""),
-                      "through": twin}  # fmt: skip
+                a, b = (
+                    (x.id, r.b if r.a == twin else r.a)
+                    if x_doc == doc_a
+                    else (r.b if r.a == twin else r.a, x.id)
+                )
+                ev = {
+                    "why": f"{x_doc} gives only the title of this law; its text in the same "
+                    f"edition ({twin}) says: " + r.evidence.get("why", ""),
+                    "through": twin,
+                }
                 rows.append(Row(a, b, "edition", r.score, r.flagged, ev, r.relation))
         rows += _rows_by_title(corpus, lex, idf, rest, x_doc, y_doc, doc_a)
     return rows
@@ -413,15 +456,26 @@ def _rows_by_title(corpus, lex, idf, xs, x_doc: str, y_doc: str, doc_a: str) -> 
         return []
     rows = []
     x_lang, y_lang = corpus.docs[x_doc].language, corpus.docs[y_doc].language
-    ys = [corpus.provs[n] for n in corpus.by_label[y_doc].values()
-          if corpus.provs[n].kind in ("law", "section") and corpus.provs[n].title]  # fmt: skip
+    ys = [
+        corpus.provs[n]
+        for n in corpus.by_label[y_doc].values()
+        if corpus.provs[n].kind in ("law", "section") and corpus.provs[n].title
+    ]
     if not ys:
         return []
-    sims = bag_similarity(lex, idf, x_lang, y_lang, [tokens(x_lang, x.title) for x in xs],
-                          [tokens(y_lang, y.title) for y in ys])  # fmt: skip
+    sims = bag_similarity(
+        lex,
+        idf,
+        x_lang,
+        y_lang,
+        [tokens(x_lang, x.title) for x in xs],
+        [tokens(y_lang, y.title) for y in ys],
+    )
     for xi, x in enumerate(xs):
-        scored = sorted(((float(sims[xi, yi]), y.id) for yi, y in enumerate(ys)
-                         if y.label != x.label), reverse=True)  # fmt: skip
+        scored = sorted(
+            ((float(sims[xi, yi]), y.id) for yi, y in enumerate(ys) if y.label != x.label),
+            reverse=True,
+        )
         twin_i = next((yi for yi, y in enumerate(ys) if y.label == x.label), None)
         twin = (float(sims[xi, twin_i]), ys[twin_i].id) if twin_i is not None else None
         best = scored[0] if scored else None
@@ -435,18 +489,23 @@ def _rows_by_title(corpus, lex, idf, xs, x_doc: str, y_doc: str, doc_a: str) -> 
                 continue
             a, b = (x.id, choice[1]) if x_doc == doc_a else (choice[1], x.id)
             ev = _title_evidence(corpus, a, b, x_doc, choice[0], rel)
-            rows.append(Row(a, b, "title", round(choice[0], 4), int(rel == "not-equivalent"),
-                            ev, rel))  # fmt: skip
+            rows.append(
+                Row(a, b, "title", round(choice[0], 4), int(rel == "not-equivalent"), ev, rel)
+            )
     return rows
 
 
 def _title_evidence(corpus: Corpus, a: str, b: str, x_doc: str, sim: float, rel: str) -> dict:
     if rel == "same":
-        why = (f"Titles only ({x_doc} has no text for this law): same law number, title "
-               f"similarity {sim:.2f}.")  # fmt: skip
+        why = (
+            f"Titles only ({x_doc} has no text for this law): same law number, title "
+            f"similarity {sim:.2f}."
+        )
     elif rel == "moved":
-        why = (f"Titles only ({x_doc} has no text for this law): the law with the same number "
-               f"has another title, this one matches (title similarity {sim:.2f}).")  # fmt: skip
+        why = (
+            f"Titles only ({x_doc} has no text for this law): the law with the same number "
+            f"has another title, this one matches (title similarity {sim:.2f})."
+        )
     else:
         why = f"Same law number, but the titles do not match (title similarity {sim:.2f})."
     return {"why": why, "titles": [corpus.provs[a].title, corpus.provs[b].title]}
@@ -458,16 +517,27 @@ def _definition_rows(corpus: Corpus, doc_a: str, doc_b: str) -> list[Row]:
         return []
     da, db = corpus.defs.get(doc_a, {}), corpus.defs.get(doc_b, {})
     ev = {"why": "The same term is defined in both books."}
-    return [Row(a, db[slug], "label", 1.0, 0, dict(ev), "same")
-            for slug, a in da.items() if slug in db]  # fmt: skip
+    return [
+        Row(a, db[slug], "label", 1.0, 0, dict(ev), "same") for slug, a in da.items() if slug in db
+    ]
 
 
 def _write(con: sqlite3.Connection, rows: list[Row], doc_a: str, doc_b: str, rel: str) -> None:
     con.executemany(
         "INSERT INTO alignments VALUES (?,?,?,?,?,?,?,?,?,?)",
         [
-            (r.a, r.b, doc_a, doc_b, rel, r.relation, r.method, r.score, r.flagged,
-             json.dumps(r.evidence, ensure_ascii=False, sort_keys=True))
+            (
+                r.a,
+                r.b,
+                doc_a,
+                doc_b,
+                rel,
+                r.relation,
+                r.method,
+                r.score,
+                r.flagged,
+                json.dumps(r.evidence, ensure_ascii=False, sort_keys=True),
+            )
             for r in rows
         ],
-    )  # fmt: skip
+    )

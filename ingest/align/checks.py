@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ingest import languages
-from ingest.nlp import fold, words
+from lawgraph.ingest import languages
+from lawgraph.ingest.nlp import fold, words
 
 SEVERITIES = ("low", "medium", "high")
 SEVERITY_WEIGHT = {"low": 1.0, "medium": 2.0, "high": 3.0}
@@ -130,8 +130,13 @@ class Side:
 def finding(type_: str, severity: str, evidence: dict, message: str) -> dict:
     """Build one finding; its weight comes from the severity and type tables."""
     weight = SEVERITY_WEIGHT[severity] * TYPE_FACTOR[type_]
-    return {"type": type_, "severity": severity, "weight": weight, "evidence": evidence,
-            "message": message}  # fmt: skip
+    return {
+        "type": type_,
+        "severity": severity,
+        "weight": weight,
+        "evidence": evidence,
+        "message": message,
+    }
 
 
 # --------------------------------------------------------------------------- checks
@@ -177,9 +182,10 @@ def check_cited_targets(a: Side, b: Side) -> list[dict]:
     def unmatched(s: Side, o: Side) -> list[str]:
         theirs, theirs_mapped = set(o.targets), {o.mapped.get(t, t) for t in o.targets}
         return sorted(
-            t for t in s.targets
+            t
+            for t in s.targets
             if not _covered(s.mapped.get(t, t), theirs) and not _covered(t, theirs_mapped)
-        )  # fmt: skip
+        )
 
     only_a, only_b = unmatched(a, b), unmatched(b, a)
     if only_a and only_b:
@@ -225,8 +231,9 @@ def check_numbers(a: Side, b: Side) -> list[dict]:
     else:
         severity = "medium"
     evidence = {a.doc: sorted(only_a, key=_num_key), b.doc: sorted(only_b, key=_num_key)}
-    parts = [f"{s.doc} has {', '.join(v)}" for s, v in ((a, evidence[a.doc]), (b, evidence[b.doc]))
-             if v]  # fmt: skip
+    parts = [
+        f"{s.doc} has {', '.join(v)}" for s, v in ((a, evidence[a.doc]), (b, evidence[b.doc])) if v
+    ]
     return [finding("numbers", severity, evidence, "; ".join(parts) + " (not the other)")]
 
 
@@ -257,8 +264,11 @@ def check_structure(a: Side, b: Side) -> list[dict]:
         return []  # the same count, numbered in another style (el 35B, sv 35.2)
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
     evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
-    parts = [f"{s.doc} {', '.join(o)} {'has' if len(o) == 1 else 'have'} no counterpart in "
-             f"{t.doc}" for s, t, o in ((a, b, only_a), (b, a, only_b)) if o]  # fmt: skip
+    parts = [
+        f"{s.doc} {', '.join(o)} {'has' if len(o) == 1 else 'have'} no counterpart in {t.doc}"
+        for s, t, o in ((a, b, only_a), (b, a, only_b))
+        if o
+    ]
     msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
     return [finding("structure", severity, evidence, msg)]
 
@@ -281,8 +291,14 @@ def check_national(a: Side, b: Side) -> list[dict]:
         extra = [m for m in s.national if m["kind"] not in kinds]
         if extra:
             what = ", ".join(sorted({m["kind"] for m in extra}))
-            out.append(finding("national-addition", "medium", {s.doc: extra, o.doc: []},
-                               f"{s.doc} adds national material ({what})"))  # fmt: skip
+            out.append(
+                finding(
+                    "national-addition",
+                    "medium",
+                    {s.doc: extra, o.doc: []},
+                    f"{s.doc} adds national material ({what})",
+                )
+            )
     return out
 
 
@@ -305,9 +321,13 @@ def check_length_ratio(a: Side, b: Side, calibration: dict | None = None) -> lis
     longer = second.doc if z > 0 else first.doc
     z = z if first is a else -z
     normal = math.exp(cal["log_median"] if first is a else -cal["log_median"])
-    evidence = {"chars": {a.doc: len(a.text), b.doc: len(b.text)}, "language_pair": key,
-                "ratio": round(len(b.text) / len(a.text), 3),
-                "normal_ratio": round(normal, 3), "z": round(z, 2)}  # fmt: skip
+    evidence = {
+        "chars": {a.doc: len(a.text), b.doc: len(b.text)},
+        "language_pair": key,
+        "ratio": round(len(b.text) / len(a.text), 3),
+        "normal_ratio": round(normal, 3),
+        "z": round(z, 2),
+    }
     msg = (
         f"{longer} is unusually long for {key}: {b.doc}/{a.doc} length ratio "
         f"{evidence['ratio']} where {evidence['normal_ratio']} is usual (robust z {z:+.1f})"
@@ -323,10 +343,11 @@ def check_concepts(a: Side, b: Side) -> list[dict]:
     out = []
     for s, o in ((a, b), (b, a)):
         missing = sorted(
-            k for k in s.concepts - o.concepts - o.nearby_concepts
+            k
+            for k in s.concepts - o.concepts - o.nearby_concepts
             if not any(term_present(t, o.words) for t in o.terms.get(k, ()))
             and not s.renders.get(k, set()) & o.lemmas
-        )  # fmt: skip
+        )
         if missing:
             severity = "medium" if len(missing) >= 3 else "low"
             msg = f"{s.doc} speaks of {', '.join(missing)}; {o.doc} does not"
@@ -396,12 +417,23 @@ def check_sentences(a: Side, b: Side) -> list[dict]:
     anywhere): an omission or an addition."""
     out = []
     for s, o in ((a, b), (b, a)):
-        lonely = [t for t in s.unmatched if len(words(t)) >= SENTENCE_MIN_WORDS
-                  and not _tabular(t) and not _said_elsewhere(s, o, t)]  # fmt: skip
+        lonely = [
+            t
+            for t in s.unmatched
+            if len(words(t)) >= SENTENCE_MIN_WORDS
+            and not _tabular(t)
+            and not _said_elsewhere(s, o, t)
+        ]
         for text in lonely:
             short = text if len(text) <= 140 else text[:137] + "…"
-            out.append(finding("sentence", "medium", {s.doc: [text], o.doc: []},
-                               f"{s.doc} has a sentence {o.doc} lacks: «{short}»"))  # fmt: skip
+            out.append(
+                finding(
+                    "sentence",
+                    "medium",
+                    {s.doc: [text], o.doc: []},
+                    f"{s.doc} has a sentence {o.doc} lacks: «{short}»",
+                )
+            )
     return out
 
 
@@ -447,7 +479,7 @@ def check_modal(a: Side, b: Side) -> list[dict]:
     different places ("såvida inte" / "paitsi", "utan invändningar" / "huomautuksitta",
     "har inte rätt" / "luvattomia"), so word lists cannot tell a changed rule from a
     rephrasing; on the fi-2007 / sv-2007 pairs all eight such candidates were rephrasings."""
-    out = []
+    out: list[dict] = []
     if a.lang not in MODAL or b.lang not in MODAL:
         return out
     for sa, sb in a.sentences:
@@ -460,8 +492,10 @@ def check_modal(a: Side, b: Side) -> list[dict]:
         said_a = sorted(set(wa[la]))
         said_b = sorted(set(wb[lb]))
         evidence = {a.doc: [sa], b.doc: [sb], "words": {a.doc: said_a, b.doc: said_b}}
-        msg = (f"{a.doc} says {MODAL_NAMES[la]} («{', '.join(said_a)}») where {b.doc} says "
-               f"{MODAL_NAMES[lb]} («{', '.join(said_b)}»)")  # fmt: skip
+        msg = (
+            f"{a.doc} says {MODAL_NAMES[la]} («{', '.join(said_a)}») where {b.doc} says "
+            f"{MODAL_NAMES[lb]} («{', '.join(said_b)}»)"
+        )
         out.append(finding("modal", "high", evidence, msg))
     return out
 
@@ -566,9 +600,12 @@ def calibrate(sides: list[tuple[Side, Side]]) -> dict[str, dict]:
         med = statistics.median(rs)
         mad = statistics.median(abs(r - med) for r in rs)
         out[key] = {
-            "n": len(rs), "log_median": med, "mad": mad, "scale": max(1.4826 * mad, 0.05),
+            "n": len(rs),
+            "log_median": med,
+            "mad": mad,
+            "scale": max(1.4826 * mad, 0.05),
             "median_ratio": round(math.exp(med), 3),
-        }  # fmt: skip
+        }
     return out
 
 

@@ -39,18 +39,17 @@ import sqlite3
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
-from ingest import store
-from ingest.nlp import lemma, words
+from lawgraph.ingest import store
+from lawgraph.ingest.nlp import lemma, words
 
+from ..model import decode_attrs
 from .checks import (
     CHECKS,
     CONCEPT_MAX_SHARE,
     GREEK_NOTE,
     RENDER_P,
-    SEVERITIES,
-    TYPE_FACTOR,
-    TYPES,
     Side,
     calibrate,
     finding,
@@ -61,13 +60,10 @@ from .checks import (
 
 __all__ = [
     "CHECKS",
-    "divergence_stage",
-    "divergences",
-    "divergence_counts",
-    "node_divergences",
-    "pair_report",
-    "DivergenceError",
     "FAMILIES",
+    "divergence_row",
+    "divergence_stage",
+    "node_divergences",
 ]
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
@@ -131,7 +127,8 @@ class _Corpus:
     #: one finding each; their details are not compared (they are different rules)
     rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
     #: per-node results reused by every pair the node is in (numbers, words, lemmas)
-    memo: dict[tuple, object] = field(default_factory=dict)
+    memo: dict[tuple, Any] = field(default_factory=dict)
+    """Values computed once per key (number mentions, lemma sets, rarities)."""
     #: (node, other document) whose only alignment there is a flagged label match
     contradicted: set[tuple[str, str]] = field(default_factory=set)
     counterpart: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -140,17 +137,26 @@ class _Corpus:
 def _load(con: sqlite3.Connection) -> _Corpus:
     docs = con.execute("SELECT id, language, edition, ord FROM documents").fetchall()
     c = _Corpus(
-        langs={d[0]: d[1] for d in docs}, editions={d[0]: d[2] for d in docs},
-        order={d[0]: d[3] for d in docs}, nodes={}, kids=defaultdict(list),
-        footnotes=defaultdict(list), cites=defaultdict(list), labels={}, by_label={},
-        national=set(), textless=set(), truncated=set(), concepts=defaultdict(set),
+        langs={d[0]: d[1] for d in docs},
+        editions={d[0]: d[2] for d in docs},
+        order={d[0]: d[3] for d in docs},
+        nodes={},
+        kids=defaultdict(list),
+        footnotes=defaultdict(list),
+        cites=defaultdict(list),
+        labels={},
+        by_label={},
+        national=set(),
+        textless=set(),
+        truncated=set(),
+        concepts=defaultdict(set),
         concept_langs=defaultdict(set),
-    )  # fmt: skip
+    )
     rows = con.execute(
         "SELECT id, doc, label, kind, law, text, parent, attrs, title FROM nodes ORDER BY doc, ord"
     ).fetchall()
     for r in rows:
-        attrs = json.loads(r[7])
+        attrs = decode_attrs(r[7])
         c.labels[r[0]] = r[2]
         if attrs.get("supplement") or attrs.get("national"):
             c.national.add(r[0])
@@ -159,20 +165,39 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         if r[3] == "law" and attrs.get("truncated"):
             c.truncated.add((r[1], r[4] or r[2]))
     for r in rows:
-        attrs = json.loads(r[7])
+        attrs = decode_attrs(r[7])
         if r[3] == "footnote" and r[6]:
             c.footnotes[r[6]].append({"id": r[0], "text": r[5], "attrs": attrs})
         if r[3] not in PROVISION_KINDS or (r[1], r[4]) in c.textless:
             continue
-        c.nodes[r[0]] = {"id": r[0], "doc": r[1], "label": r[2], "kind": r[3], "law": r[4],
-                         "text": r[5], "parent": r[6], "attrs": attrs, "title": r[8]}  # fmt: skip
+        c.nodes[r[0]] = {
+            "id": r[0],
+            "doc": r[1],
+            "label": r[2],
+            "kind": r[3],
+            "law": r[4],
+            "text": r[5],
+            "parent": r[6],
+            "attrs": attrs,
+            "title": r[8],
+        }
         c.by_label[(r[1], r[2])] = r[0]
         if r[6]:
             c.kids[r[6]].append(r[0])
-    for r in con.execute("SELECT source, target, reason, raw, ref, start, end, field "
-                         "FROM citations ORDER BY rowid"):  # fmt: skip
-        c.cites[r[0]].append({"target": r[1], "reason": r[2], "raw": r[3], "ref": r[4],
-                              "start": r[5], "end": r[6], "field": r[7]})  # fmt: skip
+    for r in con.execute(
+        "SELECT source, target, reason, raw, ref, start, end, field FROM citations ORDER BY rowid"
+    ):
+        c.cites[r[0]].append(
+            {
+                "target": r[1],
+                "reason": r[2],
+                "raw": r[3],
+                "ref": r[4],
+                "start": r[5],
+                "end": r[6],
+                "field": r[7],
+            }
+        )
     if store.has_table(con, "concept_hits"):
         hits = con.execute("SELECT node, concept, surface FROM concept_hits")
         for node, concept, surface in hits:
@@ -199,8 +224,9 @@ def _load(con: sqlite3.Connection) -> _Corpus:
                 c.renders.setdefault((la, lb), {}).setdefault(wa, set()).add(wb)
                 c.renders.setdefault((lb, la), {}).setdefault(wb, set()).add(wa)
     sizes = Counter(n["doc"] for n in c.nodes.values())
-    tagged = Counter((c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes
-                     for k in ks)  # fmt: skip
+    tagged = Counter(
+        (c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes for k in ks
+    )
     c.concept_share = {key: v / sizes[key[0]] for key, v in tagged.items()}
     if store.has_table(con, "concept_terms"):
         for concept, lang, folded in con.execute("SELECT concept, lang, folded FROM concept_terms"):
@@ -236,7 +262,7 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
                 c.rewritten[(a, b)] = float(score or 0.0)
     if not pairs:
         source = "labels"
-        docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+        docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
         for i, da in enumerate(docs):
             for db in docs[i + 1 :]:
                 for nid, n in c.nodes.items():
@@ -280,8 +306,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     lang = c.langs[doc]
     members = _subtree(c, nid) if scope == "subtree" else [nid]
     text = " ".join(c.nodes[m]["text"] for m in members if c.nodes[m]["text"])
-    side = Side(id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope,
-                text=text)  # fmt: skip
+    side = Side(
+        id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope, text=text
+    )
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
@@ -296,12 +323,21 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
                 continue
             side.targets.setdefault(label, x["raw"])
             side.mapped.setdefault(label, _map_label(c, x["target"], label, doc, odoc))
-            if (x["target"] and c.editions[doc] != c.editions[odoc]
-                    and (x["target"], odoc) not in c.counterpart):  # fmt: skip
+            if (
+                x["target"]
+                and c.editions[doc] != c.editions[odoc]
+                and (x["target"], odoc) not in c.counterpart
+            ):
                 side.unmapped.add(label)
             if x["target"] in c.national:
-                side.national.append({"kind": "supplement-reference", "id": m, "text": x["raw"],
-                                      "target": x["target"]})  # fmt: skip
+                side.national.append(
+                    {
+                        "kind": "supplement-reference",
+                        "id": m,
+                        "text": x["raw"],
+                        "target": x["target"],
+                    }
+                )
         attrs = c.nodes[m]["attrs"]
         if attrs.get("greek_note"):
             notes = GREEK_NOTE.findall(c.nodes[m]["text"]) or [c.nodes[m]["text"][-160:]]
@@ -311,8 +347,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         for fn in c.footnotes.get(m, []):
             cited = [x["target"] for x in c.cites.get(fn["id"], []) if x["target"] in c.national]
             if fn["attrs"].get("greek_note") or cited:
-                side.national.append({"kind": "national-footnote", "id": fn["id"],
-                                      "text": fn["text"]})  # fmt: skip
+                side.national.append(
+                    {"kind": "national-footnote", "id": fn["id"], "text": fn["text"]}
+                )
         side.concepts |= {k for k in c.concepts.get(m, ()) if _telling(c, k, doc, odoc)}
     near = _subtree(c, nid) + ([n["parent"]] if n["parent"] in c.nodes else [])
     side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
@@ -352,7 +389,7 @@ def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter
     if key not in c.memo:
         plain = strip_spans(c.nodes[nid]["text"], spans)
         c.memo[key] = number_mentions(lang, plain)
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
@@ -364,7 +401,7 @@ def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
         for n in mine:
             df.update(_node_lemmas(c, n, lang))
         c.memo[key] = (df, len(mine))
-    df, n = c.memo[key]  # type: ignore[misc]
+    df, n = c.memo[key]
     return math.log((n + 1) / (df.get(word, 0) + 1))
 
 
@@ -372,14 +409,14 @@ def _node_words(c: _Corpus, nid: str) -> frozenset:
     key = ("words", nid)
     if key not in c.memo:
         c.memo[key] = frozenset(words(c.nodes[nid]["text"]))
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _node_lemmas(c: _Corpus, nid: str, lang: str) -> frozenset:
     key = ("lemmas", nid)
     if key not in c.memo:
         c.memo[key] = frozenset(lemma(lang, w) for w in _node_words(c, nid))
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
@@ -388,7 +425,7 @@ def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
     key = ("telling", concept, doc, other)
     if key not in c.memo:
         c.memo[key] = _telling_now(c, concept, doc, other)
-    return c.memo[key]  # type: ignore[return-value]
+    return c.memo[key]
 
 
 def _telling_now(c: _Corpus, concept: str, doc: str, other: str) -> bool:
@@ -411,7 +448,7 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     for a, b, _ in pairs:
         partners[a].add(c.nodes[b]["doc"])
         partners[b].add(c.nodes[a]["doc"])
-    docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.get)
+    docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
     out = []
     for nid, n in c.nodes.items():
         parent = n["parent"] if n["parent"] in c.nodes else None
@@ -423,23 +460,34 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
             law = n["law"] or n["label"]
             if (other, law) in c.textless or (other, law) in c.truncated:
                 continue
-            out.append({"doc": n["doc"], "other": other, "node": nid, "label": n["label"],
-                        "kind": n["kind"], "law": n["law"],
-                        "national": int(nid in c.national)})  # fmt: skip
+            out.append(
+                {
+                    "doc": n["doc"],
+                    "other": other,
+                    "node": nid,
+                    "label": n["label"],
+                    "kind": n["kind"],
+                    "law": n["law"],
+                    "national": int(nid in c.national),
+                }
+            )
     return out
 
 
 def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
     da, db = c.nodes[a]["doc"], c.nodes[b]["doc"]
     if c.editions[da] == c.editions[db]:
-        msg = (f"{a} and {b} carry the same label but do not say the same: the two "
-               f"translations differ in substance (alignment {score:.0%})")  # fmt: skip
+        msg = (
+            f"{a} and {b} carry the same label but do not say the same: the two "
+            f"translations differ in substance (alignment {score:.0%})"
+        )
     else:
-        msg = (f"{a} and {b} carry the same label and subject, but the rule was rewritten "
-               f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
-               f"{score:.0%})")  # fmt: skip
-    return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)},
-                   msg)  # fmt: skip
+        msg = (
+            f"{a} and {b} carry the same label and subject, but the rule was rewritten "
+            f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
+            f"{score:.0%})"
+        )
+    return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)}, msg)
 
 
 def _gap_finding(c: _Corpus, gap: dict) -> dict:
@@ -448,8 +496,12 @@ def _gap_finding(c: _Corpus, gap: dict) -> dict:
     type_ = "national-addition" if gap["national"] else "structure"
     n = c.nodes[nid]
     evidence = {doc: [gap["label"]], other: [], "title": n["title"] or n["text"][:160]}
-    return finding(type_, "high" if gap["kind"] == "law" else "medium", evidence,
-                   f"{doc} has {what} {gap['label']}; {other} has no counterpart")  # fmt: skip
+    return finding(
+        type_,
+        "high" if gap["kind"] == "law" else "medium",
+        evidence,
+        f"{doc} has {what} {gap['label']}; {other} has no counterpart",
+    )
 
 
 def divergence_stage(con: sqlite3.Connection) -> dict:
@@ -463,38 +515,63 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     con.executescript(SCHEMA)
     c = _load(con)
     pairs, source = _pairs(con, c)
-    sides = [(_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b)))
-             for a, b, _ in pairs]  # fmt: skip
+    sides = [
+        (_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b))) for a, b, _ in pairs
+    ]
     cal = calibrate(sides)
     rows: list[tuple] = []
     for sa, sb in sides:
         for f in run_checks(sa, sb, cal):
             rows.append((sa.id, sb.id, sa.doc, sb.doc, sa.label, f))
     for (a, b), score in sorted(c.rewritten.items()):
-        rows.append((a, b, c.nodes[a]["doc"], c.nodes[b]["doc"], c.nodes[a]["label"],
-                     _rewritten_finding(c, a, b, score)))  # fmt: skip
+        rows.append(
+            (
+                a,
+                b,
+                c.nodes[a]["doc"],
+                c.nodes[b]["doc"],
+                c.nodes[a]["label"],
+                _rewritten_finding(c, a, b, score),
+            )
+        )
     gaps = _gaps(c, pairs)
     for g in gaps:
         if g["kind"] != "law" or (g["other"], g["label"]) in c.by_label:
             continue  # a law the other book has under the same number was rewritten, not lost
         first = c.order[g["doc"]] < c.order[g["other"]]
-        a, b = (g["node"], None) if first else (None, g["node"])
+        ga, gb = (g["node"], None) if first else (None, g["node"])
         da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])
-        rows.append((a, b, da, db, g["label"], _gap_finding(c, g)))
+        rows.append((ga, gb, da, db, g["label"], _gap_finding(c, g)))
     ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
     con.executemany(
         "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [(fid, family_of(c, da, db, f["type"]), a, b, da, db, label, f["type"], f["severity"],
-          f["weight"], json.dumps(f["evidence"], ensure_ascii=False), f["message"])
-         for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)],
-    )  # fmt: skip
+        [
+            (
+                fid,
+                family_of(c, da, db, f["type"]),
+                a,
+                b,
+                da,
+                db,
+                label,
+                f["type"],
+                f["severity"],
+                f["weight"],
+                json.dumps(f["evidence"], ensure_ascii=False),
+                f["message"],
+            )
+            for fid, (a, b, da, db, label, f) in zip(ids, rows, strict=True)
+        ],
+    )
     scores: dict[tuple, list] = {}
     for a, b, da, db, label, f in rows:
         s = scores.setdefault((a, b, da, db, label), [0.0, 0])
         s[0] += f["weight"]
         s[1] += 1
-    con.executemany("INSERT INTO divergence_scores VALUES (?,?,?,?,?,?,?)",
-                    [(*k, round(v[0], 3), v[1]) for k, v in scores.items()])  # fmt: skip
+    con.executemany(
+        "INSERT INTO divergence_scores VALUES (?,?,?,?,?,?,?)",
+        [(*k, round(v[0], 3), v[1]) for k, v in scores.items()],
+    )
     con.executemany(
         "INSERT INTO divergence_gaps VALUES (?,?,?,?,?,?,?)",
         [
@@ -505,16 +582,22 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     by_type = Counter(f["type"] for *_, f in rows)
     by_docs = Counter(f"{da}~{db}" for _, _, da, db, _, _ in rows)
     return {
-        "pairs": len(pairs), "pairs_from": source, "divergences": len(rows),
-        "scored_pairs": len(scores), "gaps": len(gaps),
-        "by_type": dict(sorted(by_type.items())), "by_documents": dict(sorted(by_docs.items())),
+        "pairs": len(pairs),
+        "pairs_from": source,
+        "divergences": len(rows),
+        "scored_pairs": len(scores),
+        "gaps": len(gaps),
+        "by_type": dict(sorted(by_type.items())),
+        "by_documents": dict(sorted(by_docs.items())),
         "length_calibration": "; ".join(
             f"{k} ×{v['median_ratio']} (MAD {v['mad']:.3f}, n {v['n']})" for k, v in cal.items()
         ),
-        "calibration": {k: {x: round(y, 4) if isinstance(y, float) else y for x, y in v.items()}
-                        for k, v in cal.items()},
+        "calibration": {
+            k: {x: round(y, 4) if isinstance(y, float) else y for x, y in v.items()}
+            for k, v in cal.items()
+        },
         "seconds": round(time.perf_counter() - t0, 2),
-    }  # fmt: skip
+    }
 
 
 FAMILIES = ("translation", "edition", "national")
@@ -531,8 +614,7 @@ def family_of(c: _Corpus, doc_a: str, doc_b: str, type_: str) -> str:
     return "translation" if c.editions[doc_a] == c.editions[doc_b] else "edition"
 
 
-VOLATILE = frozenset({"alignment", "ratio", "normal_ratio", "z", "chars", "count",
-                      "counterpart"})  # fmt: skip
+VOLATILE = frozenset({"alignment", "ratio", "normal_ratio", "z", "chars", "count", "counterpart"})
 """Evidence that depends on the whole corpus (the usual length ratio, an alignment score,
 a cited target's counterpart) and so is left out of a finding's id."""
 
@@ -552,75 +634,26 @@ def finding_ids(rows: list[tuple]) -> list[str]:
     change, nor figures that depend on the whole corpus), so the same input gives the same
     ids, a review outlives a re-ingest, and an edit elsewhere in a book leaves it be. Two findings
     that would hash alike get ``-2``, ``-3`` in input order."""
-    out, seen = [], Counter()
+    out: list[str] = []
+    seen: Counter[str] = Counter()
     for a, b, da, db, f in rows:
-        key = json.dumps([a, b, da, db, f["type"], _identity(f["evidence"])],
-                         ensure_ascii=False, sort_keys=True)  # fmt: skip
+        key = json.dumps(
+            [a, b, da, db, f["type"], _identity(f["evidence"])], ensure_ascii=False, sort_keys=True
+        )
         fid = hashlib.sha256(key.encode()).hexdigest()[:12]
         seen[fid] += 1
         out.append(fid if seen[fid] == 1 else f"{fid}-{seen[fid]}")
     return out
 
 
-# ---------------------------------------------------------------- serve-time helpers
+# ---------------------------------------------------------------- read by the compare stage
 
 
-class DivergenceError(ValueError):
-    """A divergence query names an unknown type or severity."""
-
-
-def _row(r: sqlite3.Row) -> dict:
+def divergence_row(r: sqlite3.Row) -> dict:
+    """One row of ``divergences`` as a dict, its evidence decoded."""
     d = {k: r[k] for k in r.keys()}  # noqa: SIM118
     d["evidence"] = json.loads(d["evidence"])
     return d
-
-
-def divergences(
-    con: sqlite3.Connection, doc_a: str | None = None, doc_b: str | None = None,
-    type: str | None = None, severity: str | None = None, limit: int | None = None,
-    family: str | None = None,
-) -> list[dict]:  # fmt: skip
-    """Divergences between two documents (either order), highest pair score first.
-
-    Each row has ``a``, ``b`` (one may be None: a provision with no counterpart),
-    ``doc_a``/``doc_b`` in manifest order, ``label``, ``type``, ``severity``, ``weight``,
-    ``evidence`` (keyed by document id), ``message``, the pair's ``score``, the stable
-    ``id`` and the ``family`` (:data:`FAMILIES`).
-    With one document only, every pair involving it; with none, every pair.
-
-    Raises:
-        DivergenceError: for an unknown type or severity.
-    """
-    if type is not None and type not in TYPE_FACTOR:
-        raise DivergenceError(f"unknown divergence type {type!r} (choose from {', '.join(TYPES)})")
-    if severity is not None and severity not in SEVERITIES:
-        raise DivergenceError(
-            f"unknown severity {severity!r} (choose from {', '.join(SEVERITIES)})"
-        )
-    if family is not None and family not in FAMILIES:
-        raise DivergenceError(
-            f"unknown divergence family {family!r} (choose from {', '.join(FAMILIES)})"
-        )
-    if not store.has_table(con, "divergences"):
-        return []
-    sql = ("SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
-           "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
-           "WHERE ")  # fmt: skip
-    pair, args = store.doc_pair_clause(doc_a, doc_b, "d")
-    sql += pair
-    if type:
-        sql += " AND d.type = ?"
-        args.append(type)
-    if severity:
-        sql += " AND d.severity = ?"
-        args.append(severity)
-    if family:
-        sql += " AND d.family = ?"
-        args.append(family)
-    sql += " ORDER BY s.score DESC, d.label, d.weight DESC, d.type"
-    if limit:
-        sql += f" LIMIT {int(limit)}"
-    return [_row(r) for r in con.execute(sql, args)]
 
 
 def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict]:
@@ -631,47 +664,4 @@ def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict]:
         "SELECT * FROM divergences WHERE a = ? OR b = ? ORDER BY weight DESC, doc_a, doc_b, type",
         (node_id, node_id),
     )
-    return [_row(r) for r in rows]
-
-
-def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
-    """How many divergences involve each document's provisions of each law.
-
-    Returns ``{(law, doc): count}``: a divergence between ``fi-2007/12C1`` and
-    ``sv-2007/12C1`` counts once for ``("12", "fi-2007")`` and once for
-    ``("12", "sv-2007")``; a provision with no counterpart counts for its own document
-    only. Laws are law numbers as strings (``"12"``, ``"SR3"``).
-    """
-    if not store.has_table(con, "divergences"):
-        return {}
-    rows = con.execute(
-        "SELECT n.law, n.doc, count(*) FROM ("
-        " SELECT a AS id FROM divergences WHERE a IS NOT NULL"
-        " UNION ALL SELECT b FROM divergences WHERE b IS NOT NULL"
-        ") x JOIN nodes n ON n.id = x.id GROUP BY n.law, n.doc"
-    )
-    return {(law, doc): n for law, doc, n in rows if law}
-
-
-def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) -> dict:
-    """The document-pair summary: counts by type and severity, top pairs, provisions
-    present in one document and absent in the other (tops of unmatched subtrees)."""
-    out: dict = {"a": doc_a, "b": doc_b, "by_type": {}, "by_severity": {}, "by_family": {},
-                 "top": [], "only_in": {doc_a: [], doc_b: []}}  # fmt: skip
-    if not store.has_table(con, "divergences"):
-        return out
-    pair, args = store.doc_pair_clause(doc_a, doc_b)
-    for col, key in (("type", "by_type"), ("severity", "by_severity"), ("family", "by_family")):
-        rows = con.execute(f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}",
-                           args)  # fmt: skip
-        out[key] = dict(rows)
-    rows = con.execute(f"SELECT * FROM divergence_scores WHERE {pair} ORDER BY score DESC, label "
-                       f"LIMIT ?", (*args, top))  # fmt: skip
-    out["top"] = [{k: r[k] for k in r.keys()} for r in rows]  # noqa: SIM118
-    if store.has_table(con, "divergence_gaps"):
-        for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
-            rows = con.execute("SELECT node, label, kind, law, national FROM divergence_gaps "
-                               "WHERE doc = ? AND other = ?", (doc, other))  # fmt: skip
-            out["only_in"][doc] = [{"id": r[0], "label": r[1], "kind": r[2], "law": r[3],
-                                    "national": bool(r[4])} for r in rows]  # fmt: skip
-    return out
+    return [divergence_row(r) for r in rows]

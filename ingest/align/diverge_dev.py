@@ -52,7 +52,7 @@ COMPATIBLE = {
 def load(folder: Path | str = DEV_DIR) -> tuple[list[dict], list[dict]]:
     """``(judged findings, region divergences)``; empty lists for missing files."""
     folder = Path(folder)
-    out = []
+    out: list[list[dict]] = []
     for name, key in (("dev_findings.toml", "finding"), ("dev_region.toml", "divergence")):
         path = folder / name
         if not path.exists():
@@ -126,5 +126,11 @@ def evaluate(con: sqlite3.Connection, judged: list[dict], region: list[dict]) ->
             c["found"] += int(hit)
         if not hit:
             misses.append(d)
-    return {"precision": dict(prec), "recall": dict(rec), "dropped": dict(gone),
-            "unjudged_shown": unjudged, "shown": len(shown), "misses": misses}  # fmt: skip
+    return {
+        "precision": dict(prec),
+        "recall": dict(rec),
+        "dropped": dict(gone),
+        "unjudged_shown": unjudged,
+        "shown": len(shown),
+        "misses": misses,
+    }

@@ -27,8 +27,7 @@ from pathlib import Path
 from .query import EQUIVALENT, aligned, topic_candidates
 
 DEV_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "align"
-RELATIONS = ("same", "renumbered", "moved", "split", "merged", "partial", "none",
-             "not-equivalent")  # fmt: skip
+RELATIONS = ("same", "renumbered", "moved", "split", "merged", "partial", "none", "not-equivalent")
 EQUIVALENT_GOLD = ("same", "renumbered", "moved", "split", "merged")
 LAW_DOCS = ("fi-1997", "el-2017", "fi-2007", "sv-2007")
 
@@ -55,10 +54,12 @@ def _doc(node_id: str) -> str:
 def shown(con: sqlite3.Connection, a: str, doc_b: str) -> list[dict]:
     """The non-flagged rows of ``a`` in ``doc_b`` that show an equivalent (or a part)."""
     return [
-        r for r in aligned(con, a)
-        if r["doc"] == doc_b and not r["flagged"]
+        r
+        for r in aligned(con, a)
+        if r["doc"] == doc_b
+        and not r["flagged"]
         and r["relation"] in (*EQUIVALENT, "split", "merged")
-    ]  # fmt: skip
+    ]
 
 
 def judge(entry: dict, b: str) -> bool | None:
@@ -98,10 +99,21 @@ def evaluate_pairs(con: sqlite3.Connection, pairs: list[dict]) -> dict:
             by_rel[rel]["avoided"] += int(not any(v is False for _, v in verdicts))
         wrong = [r["id"] for r, v in known if not v]
         if wrong or (rel in EQUIVALENT_GOLD and not hit):
-            mistakes.append({"a": e["a"], "doc_b": e["doc_b"], "gold": rel, "expected": e["b"],
-                             "shown": [r["id"] for r in rows]})  # fmt: skip
-    return {"by_pair": dict(by_pair), "by_relation": dict(by_rel), "mistakes": mistakes,
-            "reliability": reliability(con, pairs)}  # fmt: skip
+            mistakes.append(
+                {
+                    "a": e["a"],
+                    "doc_b": e["doc_b"],
+                    "gold": rel,
+                    "expected": e["b"],
+                    "shown": [r["id"] for r in rows],
+                }
+            )
+    return {
+        "by_pair": dict(by_pair),
+        "by_relation": dict(by_rel),
+        "mistakes": mistakes,
+        "reliability": reliability(con, pairs),
+    }
 
 
 def reliability(con: sqlite3.Connection, pairs: list[dict], bins: int = 5) -> list[dict]:
@@ -121,10 +133,16 @@ def reliability(con: sqlite3.Connection, pairs: list[dict], bins: int = 5) -> li
             buckets[k][1] += int(v)
             buckets[k][2] += r["score"]
     return [
-        {"from": i / bins, "to": (i + 1) / bins, "rows": n, "right": right,
-         "mean_score": s / n if n else None, "share_right": right / n if n else None}
+        {
+            "from": i / bins,
+            "to": (i + 1) / bins,
+            "rows": n,
+            "right": right,
+            "mean_score": s / n if n else None,
+            "share_right": right / n if n else None,
+        }
         for i, (n, right, s) in enumerate(buckets)
-    ]  # fmt: skip
+    ]
 
 
 def evaluate_topics(con: sqlite3.Connection, topics: list[dict]) -> dict:
@@ -147,6 +165,12 @@ def evaluate_topics(con: sqlite3.Connection, topics: list[dict]) -> dict:
                 x["topics"] += 1
                 x["first_right"] += int(ok)
             if not ok:
-                misses.append({"topic": t["id"], "doc": doc, "gold": gold,
-                               "first": mine[0]["label"] if mine else None})  # fmt: skip
+                misses.append(
+                    {
+                        "topic": t["id"],
+                        "doc": doc,
+                        "gold": gold,
+                        "first": mine[0]["label"] if mine else None,
+                    }
+                )
     return {"by_doc": dict(out), "misses": misses}

@@ -47,7 +47,8 @@ def numbers_in(lang: str, text: str) -> Counter:
     found = Counter(int(d) for d in _DIGITS.findall(text))
     spelled = _number_words(tuple(NUMBER_WORDS.get(lang, {}).items()))
     if spelled is not None:
-        found.update(int(m.lastgroup[1:]) for w in nlp.words(text) if (m := spelled.fullmatch(w)))
+        matches = [m.lastgroup for w in nlp.words(text) if (m := spelled.fullmatch(w))]
+        found.update(int(group[1:]) for group in matches if group)
     return found
 
 

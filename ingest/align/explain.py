@@ -46,9 +46,14 @@ def matched_terms(
         if lang_a == lang_b and wa in words_b:
             best = (1.0, wa)
         else:
-            best = max(((p, wb) for wb, p in trans.get(wa, {}).items()
-                        if wb in words_b and targets.get(wb, 0.0) >= MIN_IDF),
-                       default=(0.0, ""))  # fmt: skip
+            best = max(
+                (
+                    (p, wb)
+                    for wb, p in trans.get(wa, {}).items()
+                    if wb in words_b and targets.get(wb, 0.0) >= MIN_IDF
+                ),
+                default=(0.0, ""),
+            )
         if best[0] >= MIN_TERM_P:
             scored.append((weights.get(wa, 1.0) * best[0], wa, best[1], best[0]))
     scored.sort(key=lambda x: (-x[0], x[1]))
@@ -72,8 +77,11 @@ def anchors(space: PairSpace, a: str, b: str) -> dict:
         }
     if ca | cb:
         key = lambda x: (len(x), x)  # noqa: E731
-        out["cited_laws"] = {"both": sorted(ca & cb, key=key), "only_a": sorted(ca - cb, key=key),
-                             "only_b": sorted(cb - ca, key=key)}  # fmt: skip
+        out["cited_laws"] = {
+            "both": sorted(ca & cb, key=key),
+            "only_a": sorted(ca - cb, key=key),
+            "only_b": sorted(cb - ca, key=key),
+        }
     return out
 
 
@@ -86,39 +94,61 @@ def length_ratio(space: PairSpace, a: str, b: str) -> dict | None:
     return {"ratio": round(float(ratio), 3), "usual": round(math.exp(space.log_ratio), 3)}
 
 
-def why(relation: str, p: float, a_id: str, b_id: str, twin: str | None,
-        twin_p: float | None, feats: dict, holder: str | None = None) -> str:  # fmt: skip
+def why(
+    relation: str,
+    p: float,
+    a_id: str,
+    b_id: str,
+    twin: str | None,
+    twin_p: float | None,
+    feats: dict,
+    holder: str | None = None,
+) -> str:
     """One sentence saying what was decided and why, naming both provisions by id so it
     reads the same from either side."""
     lex = feats.get("lex", 0.0)
     if relation == "same" and feats.get("edition_rule"):
-        return (f"{a_id} and {b_id} are two translations of one edition with the same label "
-                f"under counterpart parents, of ordinary length, citing the same laws: the "
-                f"label stands although the learned lexicon finds little in common (lexical "
-                f"similarity {lex:.2f}); {p:.0%} likely.")  # fmt: skip
+        return (
+            f"{a_id} and {b_id} are two translations of one edition with the same label "
+            f"under counterpart parents, of ordinary length, citing the same laws: the "
+            f"label stands although the learned lexicon finds little in common (lexical "
+            f"similarity {lex:.2f}); {p:.0%} likely."
+        )
     if relation == "same":
-        return (f"{a_id} and {b_id} carry the same label and their wording agrees (lexical "
-                f"similarity {lex:.2f}): {p:.0%} likely to be equivalent.")  # fmt: skip
+        return (
+            f"{a_id} and {b_id} carry the same label and their wording agrees (lexical "
+            f"similarity {lex:.2f}): {p:.0%} likely to be equivalent."
+        )
     if relation in ("renumbered", "moved"):
         where = "renumbered in the same law" if relation == "renumbered" else "moved to another law"
-        base = (f"{a_id} and {b_id} say the same ({where}; lexical similarity {lex:.2f}, "
-                f"{p:.0%} likely)")  # fmt: skip
+        base = (
+            f"{a_id} and {b_id} say the same ({where}; lexical similarity {lex:.2f}, "
+            f"{p:.0%} likely)"
+        )
         if twin:
-            return base + (f"; {twin}, which carries the label of {a_id}, matches only "
-                           f"{twin_p or 0:.0%}.")  # fmt: skip
+            return base + (
+                f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."
+            )
         return base + "."
     if relation == "partial":
-        return (f"{a_id} and {b_id} carry the same label and treat the same subject, but the "
-                f"wording differs too much to call them equivalent ({p:.0%}): the rule was "
-                f"rewritten.")  # fmt: skip
+        return (
+            f"{a_id} and {b_id} carry the same label and treat the same subject, but the "
+            f"wording differs too much to call them equivalent ({p:.0%}): the rule was "
+            f"rewritten."
+        )
     if relation == "not-equivalent":
-        return (f"{a_id} and {b_id} carry the same label, but their wording does not match "
-                f"(lexical similarity {lex:.2f}, {p:.0%} likely to be equivalent).")  # fmt: skip
+        return (
+            f"{a_id} and {b_id} carry the same label, but their wording does not match "
+            f"(lexical similarity {lex:.2f}, {p:.0%} likely to be equivalent)."
+        )
     if relation in ("split", "merged"):
-        return (f"The content of {a_id} is spread over several provisions, {b_id} among "
-                f"them.")  # fmt: skip
+        return f"The content of {a_id} is spread over several provisions, {b_id} among them."
     if holder:
-        return (f"No reliable equivalent of {a_id}: the most similar provision, {b_id}, is "
-                f"paired with {holder} (wording alone: lexical similarity {lex:.2f}).")  # fmt: skip
-    return (f"No reliable equivalent of {a_id}: the closest provision, {b_id}, matches only "
-            f"{p:.0%} (lexical similarity {lex:.2f}).")  # fmt: skip
+        return (
+            f"No reliable equivalent of {a_id}: the most similar provision, {b_id}, is "
+            f"paired with {holder} (wording alone: lexical similarity {lex:.2f})."
+        )
+    return (
+        f"No reliable equivalent of {a_id}: the closest provision, {b_id}, matches only "
+        f"{p:.0%} (lexical similarity {lex:.2f})."
+    )

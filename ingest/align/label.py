@@ -6,10 +6,11 @@ text per document, labels, definitions and Estonian topics, for the alignment st
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from itertools import combinations
+
+from ..model import decode_attrs
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 """Node kinds that take part in label and content alignment."""
@@ -102,13 +103,20 @@ def load_corpus(con: sqlite3.Connection) -> Corpus:
         kinds,
     )
     for r in rows:
-        attrs = json.loads(r[8])
+        attrs = decode_attrs(r[8])
         if attrs.get("supplement") or attrs.get("national") or attrs.get("bylaw"):
             continue
         p = Prov(
-            id=r[0], doc=r[1], label=r[2], kind=r[3], law=r[4] or "", title=r[5] or "",
-            text=r[6] or "", parent=r[7], has_text=attrs.get("has_text", True) is not False,
-        )  # fmt: skip
+            id=r[0],
+            doc=r[1],
+            label=r[2],
+            kind=r[3],
+            law=r[4] or "",
+            title=r[5] or "",
+            text=r[6] or "",
+            parent=r[7],
+            has_text=attrs.get("has_text", True) is not False,
+        )
         if p.kind == "topic":
             topics[p.id] = p
             continue

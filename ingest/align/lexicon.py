@@ -120,8 +120,11 @@ class Lexicon:
         to ``lang_b`` words, or the reverse."""
         key = ("likely", reverse)
         if key not in self._columns:
-            src, tgt, m = ((self.vocab_b, self.vocab_a, self.ba) if reverse
-                           else (self.vocab_a, self.vocab_b, self.ab))  # fmt: skip
+            src, tgt, m = (
+                (self.vocab_b, self.vocab_a, self.ba)
+                if reverse
+                else (self.vocab_a, self.vocab_b, self.ab)
+            )
             words = list(tgt)
             out = {}
             for w, i in src.items():
@@ -209,9 +212,11 @@ def _index(vocab: dict[str, int], words: list[str]) -> np.ndarray:
 
 
 def learn(
-    lang_a: str, lang_b: str, pairs: list[tuple[list[str], list[str]]],
+    lang_a: str,
+    lang_b: str,
+    pairs: list[tuple[list[str], list[str]]],
     iterations: int | None = None,
-) -> Lexicon:  # fmt: skip
+) -> Lexicon:
     """Learn t(b|a) and t(a|b) from token lists of parallel provisions."""
     iterations = ITERATIONS if iterations is None else iterations
     vocab_a: dict[str, int] = {NULL: 0}
@@ -280,8 +285,7 @@ def own_similarity(lex: Lexicon, ta: list[str], tb: list[str]) -> float:
     both directions): the hunalign dictionary score on one pair of token lists."""
     if not ta or not tb:
         return 0.0
-    return (_covered(lex.likely(False), ta, set(tb))
-            + _covered(lex.likely(True), tb, set(ta))) / 2  # fmt: skip
+    return (_covered(lex.likely(False), ta, set(tb)) + _covered(lex.likely(True), tb, set(ta))) / 2
 
 
 def _covered(likely: dict[str, frozenset], src: list[str], tgt: set[str]) -> float:
@@ -307,8 +311,10 @@ def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) ->
     xa = count_matrix(lex.vocab_a, [a for a, _ in pairs])
     xb = count_matrix(lex.vocab_b, [b for _, b in pairs])
     out = []
-    for x, y, m, lists in ((xa, xb, lex.ab, [a for a, _ in pairs]),
-                           (xb, xa, lex.ba, [b for _, b in pairs])):  # fmt: skip
+    for x, y, m, lists in (
+        (xa, xb, lex.ab, [a for a, _ in pairs]),
+        (xb, xa, lex.ba, [b for _, b in pairs]),
+    ):
         likely = m.copy()
         likely.data = (likely.data >= LIKELY).astype(float)
         likely.eliminate_zeros()
@@ -357,10 +363,18 @@ def write_lexicons(
         sa, sb = surface.get(lex.lang_a, {}), surface.get(lex.lang_b, {})
         con.executemany(
             "INSERT INTO lexicon VALUES (?,?,?,?,?,?,?,?)",
-            zip([lex.lang_a] * len(rows), [lex.lang_b] * len(rows), wa, wb, p_ab.tolist(),
-                p_ba.tolist(), [sa.get(w, w) for w in wa], [sb.get(w, w) for w in wb],
-                strict=True),
-        )  # fmt: skip
+            zip(
+                [lex.lang_a] * len(rows),
+                [lex.lang_b] * len(rows),
+                wa,
+                wb,
+                p_ab.tolist(),
+                p_ba.tolist(),
+                [sa.get(w, w) for w in wa],
+                [sb.get(w, w) for w in wb],
+                strict=True,
+            ),
+        )
         total += len(rows)
     return total
 

@@ -102,7 +102,7 @@ def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
     out = []
     i, j = m, n
     while i > 0 or j > 0:
-        k = move[i, j]
+        k = int(move[i, j])
         if k == 0:
             if score[i - 1, j - 1] > 0:
                 out.append((i - 1, j - 1))
@@ -168,8 +168,11 @@ class PairMatcher:
         label twins (mostly true pairs) to :data:`calibration.SCALE_TWIN`."""
         sa, sb = self.space.a, self.space.b
         labels = {self.corpus.provs[b].label: j for j, b in enumerate(sb.ids)}
-        twins = [lex[i, labels[self.corpus.provs[a].label]] for i, a in enumerate(sa.ids)
-                 if self.corpus.provs[a].label in labels]  # fmt: skip
+        twins = [
+            lex[i, labels[self.corpus.provs[a].label]]
+            for i, a in enumerate(sa.ids)
+            if self.corpus.provs[a].label in labels
+        ]
         if len(twins) < 10 or lex.size == 0:
             return lex
         low, high = float(np.median(lex)), float(np.median(twins))
@@ -297,12 +300,16 @@ class PairMatcher:
         if not best:
             return
         b = best[0]
-        back = [x for x in self.space.top_rev(b, CANDIDATES)
-                if x not in self.match or self.match[x] == b]  # fmt: skip
+        back = [
+            x
+            for x in self.space.top_rev(b, CANDIDATES)
+            if x not in self.match or self.match[x] == b
+        ]
         if not back or back[0] != a:
             return
-        rival = max((self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)),
-                    default=0.0)  # fmt: skip
+        rival = max(
+            (self.fit(a, x) for x in best[1:] if not _related(self.corpus, x, b)), default=0.0
+        )
         if self.fit(a, b) - rival < calibration.SEARCH_MARGIN:
             return
         if self.fit(a, b) < calibration.THETA:
@@ -339,14 +346,12 @@ class PairMatcher:
                 continue  # a law stays matched to a law: the book did not divide it
             ka, kb = self._kids(a, self.doc_a), self._kids(b, self.doc_b)
             if not ka and kb:
-                best = max(((self.fit(a, c), c) for c in kb if c not in self.taken),
-                           default=None)  # fmt: skip
+                best = max(((self.fit(a, c), c) for c in kb if c not in self.taken), default=None)
                 if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
                     del self.taken[b]
                     self._take(a, best[1], self.how[a])
             elif ka and not kb:
-                best = max(((self.fit(c, b), c) for c in ka if c not in self.match),
-                           default=None)  # fmt: skip
+                best = max(((self.fit(c, b), c) for c in ka if c not in self.match), default=None)
                 if best and best[0] >= self.fit(a, b) - calibration.SPECIFIC:
                     del self.match[a]
                     self.how.pop(a, None)
@@ -354,8 +359,11 @@ class PairMatcher:
 
     def _leaves(self, law: str, doc: str) -> list[str]:
         index = self.space.a.index if doc == self.doc_a else self.space.b.index
-        return [d for d in self.corpus.descendants(law)[1:] if d in index
-                and not any(c in index for c in self.corpus.provs[d].children)]  # fmt: skip
+        return [
+            d
+            for d in self.corpus.descendants(law)[1:]
+            if d in index and not any(c in index for c in self.corpus.provs[d].children)
+        ]
 
     def _leaf_sequences(self) -> None:
         """Line up the undivided provisions of two matched laws in order, whatever
@@ -394,10 +402,22 @@ class PairMatcher:
 
     def _margins(self, a: str, b: str) -> tuple[float, float]:
         mine = self.fit(a, b)
-        row = max((self.fit(a, x) for x in self.space.top(a, CANDIDATES)
-                   if not _related(self.corpus, x, b)), default=0.0)  # fmt: skip
-        col = max((self.fit(x, b) for x in self.space.top_rev(b, CANDIDATES)
-                   if not _related(self.corpus, x, a)), default=0.0)  # fmt: skip
+        row = max(
+            (
+                self.fit(a, x)
+                for x in self.space.top(a, CANDIDATES)
+                if not _related(self.corpus, x, b)
+            ),
+            default=0.0,
+        )
+        col = max(
+            (
+                self.fit(x, b)
+                for x in self.space.top_rev(b, CANDIDATES)
+                if not _related(self.corpus, x, a)
+            ),
+            default=0.0,
+        )
         return mine - row, mine - col
 
     def _parent_match(self, a: str, b: str) -> bool | None:
@@ -484,7 +504,8 @@ class PairMatcher:
                     d.relation = "same"
                 else:
                     same_law = law_of(self.corpus.provs[a].label) == law_of(
-                        self.corpus.provs[b].label)  # fmt: skip
+                        self.corpus.provs[b].label
+                    )
                     d.relation = "renumbered" if same_law else "moved"
         if d.b is None:
             self._rescue(a, d, cands)

@@ -30,8 +30,10 @@ def _turned(evidence: dict) -> dict:
 
 
 def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
-    d = {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "editions", "relation", "method",
-                           "score", "flagged")}  # fmt: skip
+    d = {
+        k: r[k]
+        for k in ("a", "b", "doc_a", "doc_b", "editions", "relation", "method", "score", "flagged")
+    }
     d["flagged"] = bool(d["flagged"])
     d["evidence"] = json.loads(r["evidence"])
     if node_id is not None and r["b"] == node_id:
@@ -141,15 +143,26 @@ def law_topics(con: sqlite3.Connection, law_ids: list[str]) -> list[dict]:
             continue
         seen.add(topic)
         ev = json.loads(evidence)
-        out.append({"id": topic, "title": title, "law": law, "score": score,
-                    "rank": ev.get("rank"), "why": ev.get("why", "")})  # fmt: skip
+        out.append(
+            {
+                "id": topic,
+                "title": title,
+                "law": law,
+                "score": score,
+                "rank": ev.get("rank"),
+                "why": ev.get("why", ""),
+            }
+        )
     return out
 
 
 def lexicon_lookup(
-    con: sqlite3.Connection, word: str, lang: str | None = None, to: str | None = None,
+    con: sqlite3.Connection,
+    word: str,
+    lang: str | None = None,
+    to: str | None = None,
     top: int = 5,
-) -> list[dict]:  # fmt: skip
+) -> list[dict]:
     """Learned translations of ``word`` (any inflection the corpus has) into the other
     languages, most probable first.
 
@@ -167,12 +180,19 @@ def lexicon_lookup(
     folded = fold(word.strip())
     keys: set[tuple[str, str]] = set()
     if has_table(con, "lemma_forms"):
-        keys = {(r[0], r[1]) for r in con.execute(
-            "SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,))}  # fmt: skip
+        keys = {
+            (r[0], r[1])
+            for r in con.execute("SELECT lang, lemma FROM lemma_forms WHERE surface = ?", (folded,))
+        }
     for side in ("a", "b"):
-        keys |= {(r[0], r[1]) for r in con.execute(
-            f"SELECT DISTINCT lang_{side}, word_{side} FROM lexicon "
-            f"WHERE word_{side} = ? OR surface_{side} = ?", (folded, folded))}  # fmt: skip
+        keys |= {
+            (r[0], r[1])
+            for r in con.execute(
+                f"SELECT DISTINCT lang_{side}, word_{side} FROM lexicon "
+                f"WHERE word_{side} = ? OR surface_{side} = ?",
+                (folded, folded),
+            )
+        }
     found: dict[tuple, dict] = {}
     for lg, lemma in sorted(keys):
         if lang and lg != lang:
@@ -189,9 +209,15 @@ def lexicon_lookup(
                     continue
                 key = (lg, lemma, to_lang, trans)
                 if key not in found or found[key]["p"] < pf:
-                    found[key] = {"lang": lg, "word": lemma, "to": to_lang, "translation": trans,
-                                  "surface": surface, "p": round(pf, 3),
-                                  "p_back": round(pb, 3)}  # fmt: skip
+                    found[key] = {
+                        "lang": lg,
+                        "word": lemma,
+                        "to": to_lang,
+                        "translation": trans,
+                        "surface": surface,
+                        "p": round(pf, 3),
+                        "p_back": round(pb, 3),
+                    }
     per: dict[tuple, int] = {}
     result = []
     for item in sorted(found.values(), key=lambda x: (x["lang"], x["word"], x["to"], -x["p"])):

@@ -76,14 +76,14 @@ def doc_space(
     return DocSpace(doc, ids, index, _tfidf(below @ own, vocab, idf), lengths)
 
 
-def _tfidf(counts: sparse.spmatrix, vocab: dict[str, int], idf: dict[str, float]):
+def _tfidf(counts: sparse.csr_matrix, vocab: dict[str, int], idf: dict[str, float]):
     """Log-scaled counts times the IDF of each word of ``vocab``, rows L2-normalised."""
     weight = np.ones(len(vocab))
     for w, j in vocab.items():
         weight[j] = idf.get(w, 1.0)
-    counts = sparse.csr_matrix(counts)
-    counts.data = 1 + np.log(counts.data)
-    return _normalise(sparse.csr_matrix(counts @ sparse.diags(weight)))
+    logged = counts.tocsr(copy=True)
+    logged.data = 1 + np.log(logged.data)
+    return _normalise(sparse.csr_matrix(logged @ sparse.diags(weight)))
 
 
 def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
@@ -103,10 +103,10 @@ def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None)
         m = sparse.csr_matrix(m.multiply(back.T.tocsr())).sqrt()
     m.data[m.data < MIN_P] = 0
     m.eliminate_zeros()
-    m = m.tolil()
-    m[0, :] = 0
-    m[:, 0] = 0
-    return m.tocsr()
+    lil = m.tolil()
+    lil[0, :] = 0
+    lil[:, 0] = 0
+    return lil.tocsr()
 
 
 @dataclass
@@ -165,11 +165,14 @@ class PairSpace:
         i = mine.index.get(node)
         if i is None:
             return []
-        if reverse and self._top_rev is None:
-            self._top_rev = self._ranked(True)
-        elif not reverse and self._top is None:
-            self._top = self._ranked(False)
-        ranked = self._top_rev if reverse else self._top
+        if reverse:
+            if self._top_rev is None:
+                self._top_rev = self._ranked(True)
+            ranked = self._top_rev
+        else:
+            if self._top is None:
+                self._top = self._ranked(False)
+            ranked = self._top
         out = []
         for j in ranked[i][:k]:
             x, y = (j, i) if reverse else (i, j)
@@ -203,7 +206,7 @@ class PairSpace:
                 self._inverse[direction] = inverse
             inverse = self._inverse[direction]
             out: dict[str, int] = {}
-            for v, n in self.counts[1 - direction][node].items():
+            for v, n in (self.counts or ({}, {}))[1 - direction][node].items():
                 for w in inverse.get(v, ()):
                     out[w] = out.get(w, 0) + n
             cache[node] = out
@@ -271,8 +274,10 @@ def _covered_once(src: Counter, reach: dict[str, int]) -> float:
 
 def _subtree_counts(corpus: Corpus, bags: Bags, ids: list[str]) -> dict[str, Counter]:
     """Lemma counts of the subtree (own text and every sub-provision's) of each of ``ids``."""
-    return {nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
-            for nid in ids}  # fmt: skip
+    return {
+        nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
+        for nid in ids
+    }
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
@@ -285,8 +290,7 @@ def _dice(a, b) -> float | None:
     return 2 * len(set(a) & set(b)) / (len(set(a)) + len(set(b)))
 
 
-FEATURES = ("lex", "lex_min", "cover", "same_label", "same_law", "in_parent", "length",
-            "anchors")  # fmt: skip
+FEATURES = ("lex", "lex_min", "cover", "same_label", "same_law", "in_parent", "length", "anchors")
 """The signals of one candidate pair, in the order the calibrated model weighs them."""
 
 
@@ -331,9 +335,13 @@ def _bag_matrix(vocab: dict[str, int], bags: list[list[str]], idf: dict[str, flo
 
 
 def bag_similarity(
-    lex: Lexicon, idf: dict[str, dict[str, float]], lang_x: str, lang_y: str,
-    xs: list[list[str]], ys: list[list[str]],
-) -> np.ndarray:  # fmt: skip
+    lex: Lexicon,
+    idf: dict[str, dict[str, float]],
+    lang_x: str,
+    lang_y: str,
+    xs: list[list[str]],
+    ys: list[list[str]],
+) -> np.ndarray:
     """Lexical similarity (mean of both directions) of token lists ``xs`` (language
     ``lang_x``) with ``ys``: a matrix of shape (len(xs), len(ys))."""
     flip = lex.lang_a != lang_x
@@ -349,8 +357,10 @@ def bag_similarity(
         for toks in (*xs, *ys):
             for w in toks:
                 every.setdefault(w, len(every))
-        direct = (_bag_matrix(every, xs, idf.get(lang_x, {}))
-                  @ _bag_matrix(every, ys, idf.get(lang_y, {})).T).toarray()  # fmt: skip
+        direct = (
+            _bag_matrix(every, xs, idf.get(lang_x, {}))
+            @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
+        ).toarray()
         out = np.maximum(out, direct)
     return out
 
@@ -374,8 +384,9 @@ def expand_lexicon(corpus: Corpus, bags: Bags, lex: Lexicon, idf: dict) -> Lexic
     la, lb = lex.lang_a, lex.lang_b
     doc_pairs = language_pairs(corpus)[(la, lb)]
     for _ in range(EXPAND_ROUNDS):
-        train = [p for da, db in doc_pairs
-                 for p in label_training_pairs(corpus, bags, da, db, None)]  # fmt: skip
+        train = [
+            p for da, db in doc_pairs for p in label_training_pairs(corpus, bags, da, db, None)
+        ]
         sims = pair_similarities(lex, [(bags.tokens[a], bags.tokens[b]) for a, b in train])
         keep = [p for p, s in zip(train, sims, strict=True) if s >= BOOTSTRAP_KEEP]
         seen = set(keep)
@@ -400,5 +411,8 @@ def _mutual_leaves(corpus: Corpus, bags: Bags, space: PairSpace) -> list[tuple[s
         return []
     sub = ((space.ab + space.ba) / 2)[np.ix_(la, lb)]
     rows, cols = sub.argmax(axis=1), sub.argmax(axis=0)
-    return [(space.a.ids[la[i]], space.b.ids[lb[j]]) for i, j in enumerate(rows)
-            if cols[j] == i and sub[i, j] >= EXPAND_MIN]  # fmt: skip
+    return [
+        (space.a.ids[la[i]], space.b.ids[lb[j]])
+        for i, j in enumerate(rows)
+        if cols[j] == i and sub[i, j] >= EXPAND_MIN
+    ]

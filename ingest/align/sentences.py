@@ -44,9 +44,15 @@ def _length_cost(la: int, lb: int, ratio: float) -> float:
 
 
 def align_sentences(
-    sa: list[str], sb: list[str], lang_a: str, lang_b: str, lex: Lexicon, ratio: float = 1.0,
-    ta: list[list[str]] | None = None, tb: list[list[str]] | None = None,
-) -> list[tuple[list[int], list[int], float]]:  # fmt: skip
+    sa: list[str],
+    sb: list[str],
+    lang_a: str,
+    lang_b: str,
+    lex: Lexicon,
+    ratio: float = 1.0,
+    ta: list[list[str]] | None = None,
+    tb: list[list[str]] | None = None,
+) -> list[tuple[list[int], list[int], float]]:
     """Beads ``(indices in sa, indices in sb, lexical similarity)`` in order.
 
     ``ta``/``tb`` are the sentences' lemma tokens when the caller has them already."""
@@ -131,9 +137,16 @@ _INNER_END = re.compile(r"[.!?;:]\s+\S")
 
 
 def sentence_rows(
-    a: str, b: str, text_a: str, text_b: str, lang_a: str, lang_b: str, lex: Lexicon,
-    ratio: float = 1.0, splitter: Splitter | None = None,
-) -> list[tuple]:  # fmt: skip
+    a: str,
+    b: str,
+    text_a: str,
+    text_b: str,
+    lang_a: str,
+    lang_b: str,
+    lex: Lexicon,
+    ratio: float = 1.0,
+    splitter: Splitter | None = None,
+) -> list[tuple]:
     """``sentence_pairs`` rows of one pair of provisions (empty if either has no text)."""
     splitter = splitter or Splitter()
     sa, ta = splitter.get(a, lang_a, text_a)
@@ -143,8 +156,17 @@ def sentence_rows(
     rows = []
     beads = align_sentences(sa, sb, lang_a, lang_b, lex, ratio, ta, tb)
     for n, (ia, ib, s) in enumerate(beads):
-        rows.append((a, b, n, f"{len(ia)}-{len(ib)}", " ".join(sa[i] for i in ia),
-                     " ".join(sb[j] for j in ib), round(s, 3)))  # fmt: skip
+        rows.append(
+            (
+                a,
+                b,
+                n,
+                f"{len(ia)}-{len(ib)}",
+                " ".join(sa[i] for i in ia),
+                " ".join(sb[j] for j in ib),
+                round(s, 3),
+            )
+        )
     return rows
 
 

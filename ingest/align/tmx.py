@@ -67,16 +67,22 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
         raise TmxError(f"{doc_a} and {doc_b} are both in {la!r}: a TMX unit needs two languages")
     pairs = [x for x in _pairs(con, doc_a, doc_b) if x[4] and x[5]]
     if not pairs:
-        raise TmxError(f"{doc_a} and {doc_b} have no aligned sentences (no provision of one "
-                       f"is shown as the equivalent of a provision of the other)")  # fmt: skip
+        raise TmxError(
+            f"{doc_a} and {doc_b} have no aligned sentences (no provision of one "
+            f"is shown as the equivalent of a provision of the other)"
+        )
     root = ET.Element("tmx", version="1.4")
-    ET.SubElement(root, "header", srclang=la, **TMX_HEADER)
+    ET.SubElement(root, "header", {"srclang": la, **TMX_HEADER})
     body = ET.SubElement(root, "body")
     xml_lang = "{http://www.w3.org/XML/1998/namespace}lang"
     for a, b, _n, bead, ta, tb, score in pairs:
         tu = ET.SubElement(body, "tu")
-        for key, value in (("x-source", a), ("x-target", b), ("x-bead", bead),
-                           ("x-score", f"{score:.3f}")):  # fmt: skip
+        for key, value in (
+            ("x-source", a),
+            ("x-target", b),
+            ("x-bead", bead),
+            ("x-score", f"{score:.3f}"),
+        ):
             ET.SubElement(tu, "prop", type=key).text = value
         for lang, text in ((la, ta), (lb, tb)):
             tuv = ET.SubElement(tu, "tuv", {xml_lang: lang})

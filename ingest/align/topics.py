@@ -63,8 +63,9 @@ def topic_rows(
     if not corpus.topics or not has_table(con, "concept_hits"):
         return {}
     equivalents = equivalents or {}
-    law_of_node = {p.id: f"{p.doc}/{p.law}" for p in corpus.provs.values()
-                   if WBF_LAW.match(p.law or "")}  # fmt: skip
+    law_of_node = {
+        p.id: f"{p.doc}/{p.law}" for p in corpus.provs.values() if WBF_LAW.match(p.law or "")
+    }
     heading_nodes = {p.id for p in corpus.provs.values() if p.kind in HEADING_KINDS}
     own: dict[str, Counter] = {}
     heads: dict[str, Counter] = {}
@@ -89,39 +90,65 @@ def topic_rows(
     topic_ids = [t for t in corpus.topics if topic_head.get(t) or topic_body.get(t)]
     if not topic_ids:
         return {}
-    tvec = [_tfidf(topic_head.get(t, Counter()) + topic_body.get(t, Counter()), idf)
-            for t in topic_ids]  # fmt: skip
+    tvec = [
+        _tfidf(topic_head.get(t, Counter()) + topic_body.get(t, Counter()), idf) for t in topic_ids
+    ]
     tv = _matrix([{col[c]: v for c, v in x.items() if c in col} for x in tvec], len(col))
-    th = _matrix([{col[c]: idf[c] for c in topic_head.get(t, ()) if c in col}
-                  for t in topic_ids], len(col))  # fmt: skip
+    th = _matrix(
+        [{col[c]: idf[c] for c in topic_head.get(t, ()) if c in col} for t in topic_ids], len(col)
+    )
     head_total = th.sum(axis=1)
     vec_total = tv.sum(axis=1)
     for doc in corpus.law_docs():
         law_ids = [x for x in vecs if x.startswith(doc + "/") and x in corpus.provs]
         if not law_ids:
             continue
-        lv = _matrix([{col[c]: v for c, v in vecs[x].items() if c in col} for x in law_ids],
-                     len(col))  # fmt: skip
-        lh = _matrix([dict.fromkeys((col[c] for c in headings.get(x, ()) if c in col), 1.0)
-                      for x in law_ids], len(col))  # fmt: skip
-        lhint = _matrix([{col[c]: 1.0 for c in col if x.split("/", 1)[1] in hints.get(c, ())}
-                         for x in law_ids], len(col))  # fmt: skip
+        lv = _matrix(
+            [{col[c]: v for c, v in vecs[x].items() if c in col} for x in law_ids], len(col)
+        )
+        lh = _matrix(
+            [
+                dict.fromkeys((col[c] for c in headings.get(x, ()) if c in col), 1.0)
+                for x in law_ids
+            ],
+            len(col),
+        )
+        lhint = _matrix(
+            [{col[c]: 1.0 for c in col if x.split("/", 1)[1] in hints.get(c, ())} for x in law_ids],
+            len(col),
+        )
         cosine = tv @ lv.T
-        title = np.divide(th @ lh.T, head_total[:, None], out=np.zeros_like(cosine),
-                          where=head_total[:, None] > 0)  # fmt: skip
-        hint = np.divide(tv @ lhint.T, vec_total[:, None], out=np.zeros_like(cosine),
-                         where=vec_total[:, None] > 0)  # fmt: skip
+        title = np.divide(
+            th @ lh.T, head_total[:, None], out=np.zeros_like(cosine), where=head_total[:, None] > 0
+        )
+        hint = np.divide(
+            tv @ lhint.T,
+            vec_total[:, None],
+            out=np.zeros_like(cosine),
+            where=vec_total[:, None] > 0,
+        )
         score = W_TITLE * title + W_BODY * cosine + W_HINT * hint
         numbers = np.array([_law_number(x) for x in law_ids])
         for i, topic_id in enumerate(topic_ids):
             order = np.lexsort((numbers, -score[i]))[:TOP]
             ranked.setdefault(doc, {})[topic_id] = [
-                (float(score[i, j]), law_ids[j],
-                 _evidence(topic_head.get(topic_id, Counter()), tvec[i], vecs[law_ids[j]],
-                           headings.get(law_ids[j], Counter()), hints, law_ids[j], cosine[i, j],
-                           title[i, j], hint[i, j]))
+                (
+                    float(score[i, j]),
+                    law_ids[j],
+                    _evidence(
+                        topic_head.get(topic_id, Counter()),
+                        tvec[i],
+                        vecs[law_ids[j]],
+                        headings.get(law_ids[j], Counter()),
+                        hints,
+                        law_ids[j],
+                        cosine[i, j],
+                        title[i, j],
+                        hint[i, j],
+                    ),
+                )
                 for j in order
-            ]  # fmt: skip
+            ]
     out: dict[str, list[Row]] = {}
     for doc, by_topic in ranked.items():
         outside = _outside_the_laws(corpus, by_topic)
@@ -134,8 +161,10 @@ def topic_rows(
                 continue
             if scored[0][0] < NONE_BELOW:
                 score, law_id, ev = scored[0]
-                ev["why"] = (f"No law regulates this topic reliably: the closest, Law "
-                             f"{law_id.split('/')[1]}, scores only {score:.2f}.")  # fmt: skip
+                ev["why"] = (
+                    f"No law regulates this topic reliably: the closest, Law "
+                    f"{law_id.split('/')[1]}, scores only {score:.2f}."
+                )
                 rows.append(Row(topic_id, law_id, "topic", round(score, 4), 1, ev, "none"))
                 continue
             for rank, (score, law_id, ev) in enumerate(scored[:TOP], start=1):
@@ -174,9 +203,11 @@ def _outside_the_laws(corpus: Corpus, by_topic: dict[str, list]) -> dict[str, st
         if tau > 0 and p < PART_P:
             continue
         title = corpus.topics[part].title
-        why = (f"No law regulates this: the part of the book it belongs to ({title}) does "
-               f"not follow the order of the laws (Kendall's tau {tau:.2f}, p = {p:.2f}) as "
-               f"a code of the game does: it gives advice the laws leave to players.")  # fmt: skip
+        why = (
+            f"No law regulates this: the part of the book it belongs to ({title}) does "
+            f"not follow the order of the laws (Kendall's tau {tau:.2f}, p = {p:.2f}) as "
+            f"a code of the game does: it gives advice the laws leave to players."
+        )
         out.update(dict.fromkeys(topics, why))
     return out
 
@@ -208,10 +239,14 @@ def _evidence(head, vec, lvec, law_heads, hints, law_id, cosine, title, hint) ->
     hinted = sorted(c for c in vec if law in hints.get(c, ()))
     top = sorted(shared, key=lambda c: (-shared[c], c))[:6]
     evidence = {
-        "law": law, "concepts": top, "heading_concepts": head_hit, "hinted_by": hinted,
-        "cosine": round(float(cosine), 3), "heading": round(float(title), 3),
+        "law": law,
+        "concepts": top,
+        "heading_concepts": head_hit,
+        "hinted_by": hinted,
+        "cosine": round(float(cosine), 3),
+        "heading": round(float(title), 3),
         "hint": round(float(hint), 3),
-    }  # fmt: skip
+    }
     parts = []
     if head_hit:
         named = ", ".join(head_hit)

@@ -10,8 +10,16 @@ from .resolve import resolve_citations
 
 __all__ = ["Span", "cite_document", "citation_stats", "find_citations", "resolve_citations"]
 
-CITING_KINDS = ("law", "section", "subsection", "item", "subitem", "definition", "footnote",
-                "preface")  # fmt: skip
+CITING_KINDS = (
+    "law",
+    "section",
+    "subsection",
+    "item",
+    "subitem",
+    "definition",
+    "footnote",
+    "preface",
+)
 
 
 def cite_document(doc: Document, nodes: list[Node]) -> list[Citation]:

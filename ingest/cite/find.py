@@ -138,9 +138,10 @@ def find_citations(text: str, lang: str) -> list[Span]:
                 ref = re.sub(r"\s+", "", piece)
                 out.append(Span(s, s + len(piece), piece, ref, is_rel, kind, damaged=True))
                 continue
-            ref = canonical_piece(piece, is_rel)
-            if ref is None:
+            canon = canonical_piece(piece, is_rel)
+            if canon is None:
                 continue
+            ref = canon
             s = lo + off
             raw = text[s : s + len(piece)]
             if starts_range and prev and prev.isdigit() and ref.isdigit():

@@ -98,7 +98,7 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             stop_words=tuple(data.get("stop_words", ())),
             strength={
                 k: v for k, v in data.get("strength", {}).items() if k in ("should", "shall")
-            },  # fmt: skip
+            },
             strength_negation=data.get("strength_negation", {}).get("before", ""),
             strength_negation_after=int(data.get("strength_negation", {}).get("after", 0)),
             builtin=builtin,

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..labels import ROMAN, greek_item, greek_section, normalise_label, slug
 from ..lines import Line, split_lines
-from ..model import Document, Node, ParseResult
+from ..model import Document, Node, NodeAttrs, ParseResult
 from . import framework
 from .tree import TreeBuilder
 
@@ -303,9 +303,11 @@ class _Parser:
             m = FOOTNOTE_START_RE.match(first.text)
             anchors = self.marker_nodes.get(fn.number, [])
             node = self.b.footnote(
-                str(fn.number), m.group(2) if m else first.stripped, first,
+                str(fn.number),
+                m.group(2) if m else first.stripped,
+                first,
                 anchor=anchors[0] if anchors else None,
-            )  # fmt: skip
+            )
             for k in fn.lines[1:]:
                 self.b.extend_footnote(node, self.lines[k].text, self.lines[k])
             if not anchors:
@@ -566,18 +568,18 @@ def parse_index(
             if heading is not None:
                 heading.attrs.setdefault("see", []).extend(see)
             continue
-        attrs = index_attrs(refs, term, defs)
-        named.extend(attrs.pop("named"))
+        attrs, labels = index_attrs(refs, term, defs)
+        named.extend(labels)
         if see:
             attrs["see"] = see
         title, parent = term, chapter.id
         if not entry.heading and heading is not None:
             attrs["heading"] = str(heading.attrs["term"])
             title, parent = f"{attrs['heading']} – {term}", heading.id
+        attrs = {"term": term, **attrs}
         node = b.open_special(
-            "index_term", f"index/{len(nodes) + 1}", title, entry.line, parent=parent,
-            term=term, **attrs,
-        )  # fmt: skip
+            "index_term", f"index/{len(nodes) + 1}", title, entry.line, parent=parent, **attrs
+        )
         if parent == chapter.id:
             heading = node
         if refs:
@@ -587,8 +589,9 @@ def parse_index(
     return nodes
 
 
-def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
-    """Targets (canonical labels), definitions and footnote references of one entry."""
+def index_attrs(refs: str, term: str, defs: dict[str, str]) -> tuple[NodeAttrs, list[str]]:
+    """Targets (canonical labels), definitions and footnote references of one entry, and
+    every label it names (resolved or not)."""
     targets: list[str] = []
     named: list[str] = []
     unresolved: list[str] = []
@@ -608,7 +611,7 @@ def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
             unresolved.append(ref)
         elif label not in targets:
             targets.append(label)
-    attrs: dict = {"targets": targets, "pages": [], "named": named}
+    attrs = NodeAttrs(targets=targets, pages=[])
     if unresolved:
         attrs["unresolved"] = unresolved
     if footnote_of:
@@ -619,7 +622,7 @@ def index_attrs(refs: str, term: str, defs: dict[str, str]) -> dict:
         keys = [term, re.sub(r"\s*\(.*?\)", "", term)]
         found = [defs[slug(k)] for k in keys if slug(k) in defs]
         attrs["definitions"] = sorted(set(found))
-    return attrs
+    return attrs, named
 
 
 @framework.parser("el2017")

@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Unpack
 
 from ..labels import slug
 from ..lines import Line, split_lines
-from ..model import Document, Node, ParseResult
+from ..model import Document, Node, NodeAttrs, ParseResult
 from . import framework
 from .et_lexicon import Lexicon, repair_digits, unspace_line, unspace_words
 from .tree import TreeBuilder
@@ -218,7 +219,9 @@ def _close_quote(ctx: _Ctx, title: str) -> str:
     return title
 
 
-def _open_topic(ctx: _Ctx, title: str, line: Line, level: str, **attrs) -> Node:
+def _open_topic(
+    ctx: _Ctx, title: str, line: Line, level: str, /, **attrs: Unpack[NodeAttrs]
+) -> Node:
     st = ctx.st
     title = _clean_title(ctx, title)
     base = slug(title) or "topic"
@@ -237,9 +240,8 @@ def _open_topic(ctx: _Ctx, title: str, line: Line, level: str, **attrs) -> Node:
             parent = st.last or st.chapter or st.root
         else:
             parent = st.chapter or st.root
-    node = ctx.b.open_special(
-        "topic", f"topic/{key}", title, line, parent=parent, part=st.part, **attrs
-    )
+    attrs = {"part": st.part, **attrs}
+    node = ctx.b.open_special("topic", f"topic/{key}", title, line, parent=parent, **attrs)
     if level == "part":
         st.root, st.chapter, st.last = node.id, None, node.id
     elif level == "chapter":

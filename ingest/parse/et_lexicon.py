@@ -27,11 +27,6 @@ from functools import cache
 
 from .. import clean
 
-try:  # simplemma is the language lexicon; without it only the book's words count
-    import simplemma
-except ImportError:  # pragma: no cover - the venv has it
-    simplemma = None
-
 #: Letters that make up a card holding (``Ä E x x``): never closed up into a word.
 CARD_LETTERS = frozenset("ÄKESAXx")
 _LETTERS = r"[^\W\d_]"
@@ -43,7 +38,7 @@ _CARD_RUN_RE = re.compile(r"^[ÄKESAXx]+[.,;:]?$")
 @cache
 def lang_known(word: str) -> bool:
     """True when simplemma knows the lower-case ``word`` as Estonian."""
-    if simplemma is None or not word:
+    if not word:
         return False
     from ..lemma_table import known
 
@@ -278,8 +273,8 @@ class Lexicon:
         return base in self.corpus or self.lang(base)
 
     def _join_run(self, parts: list[str]) -> bool:
-        letters = [_WORD_TOKEN_RE.match(p) for p in parts]
-        if not all(letters):
+        letters = [m for p in parts if (m := _WORD_TOKEN_RE.match(p))]
+        if len(letters) < len(parts):
             return False
         if any(m.group(2) for m in letters[:-1]):
             return False
@@ -389,8 +384,8 @@ class Lexicon:
         return _rewrite_windows(text, sizes, resplit)
 
     def _resplit(self, run: list[str]) -> str | None:
-        matches = [_WORD_TOKEN_RE.match(p) for p in run]
-        if not all(matches) or any(m.group(2) for m in matches[:-1]):
+        matches = [m for p in run if (m := _WORD_TOKEN_RE.match(p))]
+        if len(matches) < len(run) or any(m.group(2) for m in matches[:-1]):
             return None
         words = [m.group(1) for m in matches]
         if any(w[0].isupper() for w in words[1:]) or sum(not self.known(w) for w in words) < 2:

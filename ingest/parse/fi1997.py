@@ -25,9 +25,10 @@ provision carrying the marker.
 from __future__ import annotations
 
 import re
+from typing import Unpack
 
 from ..labels import slug
-from ..model import Document, Node, ParseResult
+from ..model import Document, Node, NodeAttrs, ParseResult
 from . import framework
 from .framework import TEXT_FILTERS, LineParser, Settings, parser, rule, settings_for
 
@@ -82,17 +83,19 @@ class Fi1997Parser(LineParser):
         self.osa: Node | None = None
         self.jakso: Node | None = None
 
-    def law_attrs(self) -> dict[str, object]:
+    def law_attrs(self) -> NodeAttrs:
         if self.s.mode == "sr":
             return {"supplement": True, "national": "FI"}
         if self.s.mode == "bl":
             return {"supplement": True, "national": "FI", "bylaw": True}
-        return {}
+        return NodeAttrs()
 
     def law_prefix(self) -> str:
         return {"sr": "SR", "bl": "BL"}.get(self.s.mode, "")
 
-    def chapter(self, label: str, title: str, i: int, parent: Node | None, **attrs) -> Node:
+    def chapter(
+        self, label: str, title: str, i: int, parent: Node | None, **attrs: Unpack[NodeAttrs]
+    ) -> Node:
         self.b.end_law_tree()
         self.s.law = None
         self.s.note = None
@@ -108,7 +111,7 @@ def on_luku(p: Fi1997Parser, i: int, m: re.Match[str]) -> int:
     number, title = m.group(1), m.group(2)
     p.osa = p.jakso = None
     p.s.mode = "defs" if number == "I" else "laws"
-    attrs = {"level": "luku", "number": number}
+    attrs = NodeAttrs(level="luku", number=number)
     p.luku = p.chapter(f"chapter/{number}", title, i, None, **attrs)
     p.s.def_parent = p.luku
     return p.wrap_heading(i)
@@ -121,7 +124,7 @@ def on_osa(p: Fi1997Parser, i: int, m: re.Match[str]) -> int:
     number = str(_ROMAN.get(m.group(1), m.group(1)))
     p.jakso = None
     label = f"{p.luku.label}/{number}"
-    attrs = {"level": "osa", "number": number}
+    attrs = NodeAttrs(level="osa", number=number)
     p.osa = p.chapter(label, m.group(2), i, p.luku, **attrs)
     return p.wrap_heading(i)
 
@@ -132,7 +135,7 @@ def on_jakso(p: Fi1997Parser, i: int, m: re.Match[str]) -> int:
     if parent is None:
         return -1
     number = m.group(1)
-    attrs = {"level": "jakso", "number": number}
+    attrs = NodeAttrs(level="jakso", number=number)
     # A division straight under a chapter sits in "part 0": chapter/X/0/1.
     label = f"{parent.label}/{number}" if p.osa else f"{parent.label}/0/{number}"
     p.jakso = p.chapter(label, m.group(2), i, parent, **attrs)

@@ -26,7 +26,7 @@ from .. import languages
 from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
 from ..labels import slug as label_slug
 from ..lines import Line, split_lines
-from ..model import Document, Node, ParseResult
+from ..model import Document, Node, NodeAttrs, ParseResult
 from . import framework
 from .tree import TreeBuilder
 
@@ -222,7 +222,8 @@ BOUNDARY = r"(?<=[.:!?)]\s)"
 
 def find(token: str, flow: str, pos: int, boundary: str = BOUNDARY) -> re.Match[str] | None:
     """The first ``token`` at ``pos`` (after white space) or later after ``boundary``."""
-    at = re.compile(r"\s*").match(flow, pos).end()
+    space = re.compile(r"\s*").match(flow, pos)  # matches always, if only the empty string
+    at = space.end() if space else pos
     m = re.compile(token).match(flow, at)
     return m or re.compile(boundary + token).search(flow, pos)
 
@@ -342,7 +343,7 @@ class _Walker:
         for (at, body, term), nxt in zip(spots, [s[0] for s in spots[1:]] + [b], strict=False):
             lemma = re.sub(r"\s*\(.*\)", "", term)
             aliases = re.findall(r"\((.*?)\)", term)
-            attrs: dict[str, object] = {"term": term, "lemma": lemma}
+            attrs = NodeAttrs(term=term, lemma=lemma)
             if aliases:
                 attrs["aliases"] = aliases
             node = self.b.open_special(
@@ -391,8 +392,8 @@ class _Walker:
                 st.item, st.subitem = part, ""
             else:
                 st.subitem = part
-        node = self.b.open_part(kind, part, title, self.flow.line(at, node_end))
-        self._open(at, node)
+        part_node = self.b.open_part(kind, part, title, self.flow.line(at, node_end))
+        self._open(at, part_node)
         return node_end
 
     def missing_laws(self) -> None:
@@ -419,8 +420,7 @@ class _Walker:
         """Create the footnote nodes; returns {footnote id: ids of further anchors}."""
         extra: dict[str, list[str]] = {}
         for note in self.flow.footnotes:
-            anchors = [self.node_at(p) for p in note.markers]
-            anchors = [a for a in anchors if a is not None]
+            anchors = [a for p in note.markers if (a := self.node_at(p)) is not None]
             if not anchors:
                 self.b.warn(note.line, f"footnote {note.marker} has no anchor")
                 continue

@@ -32,7 +32,7 @@ from typing import Any
 from ..clean import HYPHEN_CONJUNCTIONS
 from ..labels import ROMAN, slug
 from ..lines import Line, split_lines
-from ..model import LAW_KINDS, Document, Node, ParseResult
+from ..model import LAW_KINDS, Document, Node, NodeAttrs, ParseResult
 from .tree import TreeBuilder
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "corpus"
@@ -125,19 +125,20 @@ def split_title(
     end = rest[-1]
     if end in ",;":
         return "", False
-    nxt_lower = bool(nxt) and nxt[0].islower()
+    nxt_lower = nxt is not None and nxt[:1].islower()
     if end == ":":
         ok = len(rest) <= t["colon_max"] and (nxt is None or is_structural(nxt))
         return (rest[:-1].rstrip(), False) if ok else ("", False)
     if end == ".":
         ok = len(rest) <= t["stop_max"] and "," not in rest and "§" not in rest
-        ok = ok and not re.search(r"\.\s", rest) and bool(nxt) and nxt[0].isupper()
-        return (rest[:-1].rstrip(), False) if ok and not is_structural(nxt) else ("", False)
+        ok = ok and not re.search(r"\.\s", rest) and nxt is not None and nxt[:1].isupper()
+        ok = ok and nxt is not None and not is_structural(nxt)
+        return (rest[:-1].rstrip(), False) if ok else ("", False)
     if re.search(r"[.;:]\s", rest):
         return "", False
     if nxt and nxt[0] == "(" and not is_structural(nxt):
         return "", False  # "(42B2 §)." ends the sentence begun after the marker
-    if nxt_lower:
+    if nxt_lower and nxt is not None:
         wrap = line_len >= t["full_line"] and len(nxt) <= t["wrap_max"] and nxt[-1] not in ".,;:"
         if wrap and (after is None or after[0].isupper() or is_structural(after)):
             return f"{rest} {nxt}", True
@@ -234,7 +235,7 @@ def settings_for(family: str) -> Settings:
 
 def families() -> list[str]:
     """Every family with a settings table in the corpora seen."""
-    found = set()
+    found: set[str] = set()
     for base in [*_SEARCH_DIRS, DEFAULT_CORPUS]:
         found.update(p.stem for p in (base / "parsers").glob("*.toml"))
     return sorted(found)
@@ -261,8 +262,11 @@ def load_settings(path: Path, corpus_dir: Path | None = None) -> Settings:
         pat = entry.get("pattern")
         if pat is not None and pat not in patterns:
             raise SettingsError(f"{path}: rule {entry['rule']!r} names unknown pattern {pat!r}")
-        rules.append(RuleSpec(entry.get("name", entry["rule"]), entry["rule"],
-                              patterns[pat] if pat else None))  # fmt: skip
+        rules.append(
+            RuleSpec(
+                entry.get("name", entry["rule"]), entry["rule"], patterns[pat] if pat else None
+            )
+        )
     numbering = dict(data.get("numbering", {}))
     for kind, scheme in numbering.items():
         if scheme not in SCHEMES:
@@ -472,9 +476,9 @@ class LineParser:
     def add(self, line: Line, text: str | None = None) -> None:
         self.b.add(line, self.protect(text if text is not None else line.text))
 
-    def law_attrs(self) -> dict[str, object]:
+    def law_attrs(self) -> NodeAttrs:
         """Attributes every law of the current mode gets (a book's supplements)."""
-        return {}
+        return NodeAttrs()
 
     def law_prefix(self) -> str:
         """A prefix for law labels of the current mode (numbering that restarts)."""

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from ..labels import ROMAN, slug
 from ..lines import MARKER_RE, Line, split_lines
-from ..model import LAW_KINDS, Document, Node, ParseResult
+from ..model import LAW_KINDS, Document, Node, NodeAttrs, ParseResult
 from . import framework
 from .tree import TreeBuilder
 
@@ -178,7 +178,7 @@ class _SvParser:
         self.b.add(line, text)
 
     def open(self, kind: str, part: str, title: str, line: Line) -> Node | None:
-        attrs = {"supplement": True} if self.supplement else {}
+        attrs = NodeAttrs(supplement=True) if self.supplement else NodeAttrs()
         node = self.b.open_part(kind, part, title, line, **attrs)
         if node is not None and node.parent:
             self.last_part[(node.parent, kind)] = part
@@ -294,7 +294,7 @@ class _SvParser:
         self.next_law = int(m.group(1))
         self.fn = None
         number = m.group(1)
-        attrs = {"supplement": True, "national": "SE"} if self.supplement else {}
+        attrs = NodeAttrs(supplement=True, national="SE") if self.supplement else NodeAttrs()
         self.b.open_law(number, m.group(2), line, **attrs)
         self.next_law += 1
         j = self.next_content(i)
@@ -465,7 +465,7 @@ class _SvParser:
         head = self.index_head if indent else None
         title = f"{head.attrs['term']} – {term}" if head is not None else term
         self.index_n += 1
-        attrs: dict[str, object] = {"term": term, "refs": refs, "pages": pages}
+        attrs = NodeAttrs(term=term, refs=refs, pages=pages)
         if see:
             attrs["see"] = list(see)
         if indent and head is None:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Unpack
 
 from ..clean import HYPHEN_CONJUNCTIONS, clean_block
 from ..labels import join_label
 from ..lines import Line
-from ..model import LAW_KINDS, Document, Node, ParseResult, ParseWarning
+from ..model import LAW_KINDS, Document, Node, NodeAttrs, ParseResult, ParseWarning
 
 LEVEL = {kind: i for i, kind in enumerate(LAW_KINDS)}
 
@@ -78,7 +79,16 @@ class TreeBuilder:
         self.warn(line, f"duplicate label {label}; kept as {label}~{k}")
         return f"{label}~{k}"
 
-    def _new(self, label, kind, law, title, parent, line: Line, attrs=None) -> _Open:
+    def _new(
+        self,
+        label: str,
+        kind: str,
+        law: str | None,
+        title: str,
+        parent: str | None,
+        line: Line,
+        attrs: NodeAttrs | None = None,
+    ) -> _Open:
         label = self._unique(label, line)
         node = Node(
             id=f"{self.doc.id}/{label}",
@@ -93,7 +103,7 @@ class TreeBuilder:
             start=line.start,
             end=line.end,
             line=line.no,
-            attrs=dict(attrs or {}),
+            attrs=attrs.copy() if attrs else NodeAttrs(),
         )
         entry = _Open(node)
         if title:
@@ -148,14 +158,16 @@ class TreeBuilder:
         return self.current_node
 
     # -- law tree ------------------------------------------------------------------
-    def open_law(self, number: str, title: str, line: Line, **attrs) -> Node:
+    def open_law(self, number: str, title: str, line: Line, /, **attrs: Unpack[NodeAttrs]) -> Node:
         """Start a law (closing whatever was open). ``number`` may carry a prefix."""
         self.stack = []
         entry = self._new(number, "law", number, title, self._law_parent, line, attrs)
         self.stack.append(entry)
         return entry.node
 
-    def open_part(self, kind: str, part: str, title: str, line: Line, **attrs) -> Node | None:
+    def open_part(
+        self, kind: str, part: str, title: str, line: Line, /, **attrs: Unpack[NodeAttrs]
+    ) -> Node | None:
         """Open a section, subsection, item or sub-item of the current law.
 
         The new node's parent is the nearest open node of a coarser level, so a
@@ -193,7 +205,7 @@ class TreeBuilder:
         line: Line,
         parent: str | None = None,
         law: str | None = None,
-        **attrs,
+        **attrs: Unpack[NodeAttrs],
     ) -> Node:
         """Open a preface, chapter, definition, index term or topic node."""
         if kind != "chapter":

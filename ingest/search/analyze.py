@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ingest import nlp
+from lawgraph.ingest import nlp
 
 #: A word piece: letters and digits, no underscore. Index and query sides share it.
 WORD = re.compile(r"[^\W_]+")

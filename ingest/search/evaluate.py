@@ -18,6 +18,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from ..model import decode_attrs
 from .query import search
 
 RELEVANCE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "search" / "relevance.toml"
@@ -55,14 +56,22 @@ def substring_baseline(con: sqlite3.Connection, limit: int = 20) -> Ranker:
         "SELECT n.id, n.doc, d.language, n.kind, n.law, n.title, n.text, n.attrs "
         "FROM nodes n JOIN documents d ON d.id = n.doc ORDER BY d.ord, n.ord"
     ).fetchall()
-    import json
 
     books = [
-        (r[2], (r[5] + "\n" + r[6]).casefold(),
-         {"id": r[0], "doc": r[1], "lang": r[2], "kind": r[3], "law": r[4],
-          "targets": [f"{r[1]}/{t}" for t in json.loads(r[7]).get("targets") or []]})
+        (
+            r[2],
+            (r[5] + "\n" + r[6]).casefold(),
+            {
+                "id": r[0],
+                "doc": r[1],
+                "lang": r[2],
+                "kind": r[3],
+                "law": r[4],
+                "targets": [f"{r[1]}/{t}" for t in decode_attrs(r[7]).get("targets") or []],
+            },
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
 
     def rank(item: dict) -> list[dict]:
         needle = item["q"].casefold()
@@ -99,8 +108,14 @@ def evaluate(
             if langs.get(hit["doc"]) == item["lang"] and hit_keys(hit) & expect:
                 rank = i
                 break
-        per.append({"q": item["q"], "lang": item["lang"], "rank": rank,
-                    "ok": rank is not None and rank <= k})  # fmt: skip
+        per.append(
+            {
+                "q": item["q"],
+                "lang": item["lang"],
+                "rank": rank,
+                "ok": rank is not None and rank <= k,
+            }
+        )
     n = len(per) or 1
     return {
         "k": k,

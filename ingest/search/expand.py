@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from ingest import store
+from lawgraph.ingest import store
 
 from .analyze import query_words
 
@@ -42,7 +42,7 @@ def glossary_alternatives(
     """
     if not store.has_table(con, "concept_terms"):
         return [], [], []
-    from ingest.glossary import lookup_term
+    from lawgraph.ingest.glossary import lookup_term
 
     concepts: dict[str, dict] = {}
     for text in list(dict.fromkeys([q, *words]))[:MAX_LOOKUPS]:
@@ -74,7 +74,7 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
     """
     doc = node_id.split("/", 1)[0]
     if store.has_table(con, "alignments"):
-        from ingest.align import aligned
+        from lawgraph.ingest.align import aligned
 
         out: list[tuple[str, float]] = []
         docs = {doc}

@@ -91,8 +91,16 @@ def search_stage(con: sqlite3.Connection) -> dict:
     ).fetchall():
         lang = langs[doc]
         an = analyzers.get(lang) or analyzers.setdefault(lang, Analyzer(lang))
-        rows.append((node_id, doc, lang, KIND_GROUPS.get(kind, "other"),
-                     an.analyse(title), an.analyse(text)))  # fmt: skip
+        rows.append(
+            (
+                node_id,
+                doc,
+                lang,
+                KIND_GROUPS.get(kind, "other"),
+                an.analyse(title),
+                an.analyse(text),
+            )
+        )
     compounds = {lang: _compounds(an) for lang, an in analyzers.items()}
 
     def parts(lang: str, forms: list[Form]) -> str:
@@ -102,13 +110,20 @@ def search_stage(con: sqlite3.Connection) -> dict:
     con.executemany(
         "INSERT INTO search_fts VALUES (?,?,?,?,?,?,?,?,?)",
         [
-            (node_id, doc, lang, group,
-             " ".join(f.surface for f in tf), " ".join(f.surface for f in bf),
-             " ".join(f.lemma for f in tf), " ".join(f.lemma for f in bf),
-             parts(lang, tf + bf))
+            (
+                node_id,
+                doc,
+                lang,
+                group,
+                " ".join(f.surface for f in tf),
+                " ".join(f.surface for f in bf),
+                " ".join(f.lemma for f in tf),
+                " ".join(f.lemma for f in bf),
+                parts(lang, tf + bf),
+            )
             for node_id, doc, lang, group, tf, bf in rows
         ],
-    )  # fmt: skip
+    )
     con.executemany(
         "INSERT INTO lemma_forms VALUES (?,?,?,?,?)",
         [

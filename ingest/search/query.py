@@ -36,10 +36,12 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from ingest import nlp, store
-from ingest.labels import normalise_label
+from lawgraph.ingest import nlp, store
+from lawgraph.ingest.labels import normalise_label
 
+from ..model import decode_attrs
 from .analyze import query_words
 from .compound import LINKS, split_compound
 from .expand import aligned_hits, glossary_alternatives
@@ -125,8 +127,9 @@ def _check(con, q, doc, lang, kind, limit, expand) -> Request:
         raise SearchError(f"unknown kind {kind!r} (known: {', '.join(KIND_FILTERS)})")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
-    return Request(q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit,
-                   bool(expand), langs)  # fmt: skip
+    return Request(
+        q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit, bool(expand), langs
+    )
 
 
 def _query_langs(req: Request, words: list[str]) -> list[str]:
@@ -178,8 +181,9 @@ def analyse_word(con: sqlite3.Connection, word: str, langs: list[str]) -> WordMa
 
 def _vocabulary(con: sqlite3.Connection, lang: str, word: str):
     """Lemma lookup for the pieces of ``word`` (for splitting an unseen compound)."""
-    pieces = {word[:i] for i in range(1, len(word))} | {word[i:] for i in range(1, len(word))}
-    pieces = sorted(pieces)
+    pieces = sorted(
+        {word[:i] for i in range(1, len(word))} | {word[i:] for i in range(1, len(word))}
+    )
     found = {
         r[0]: r[1]
         for r in con.execute(
@@ -269,7 +273,7 @@ def _pointed(con: sqlite3.Connection, node_id: str, kind: str, attrs: str) -> li
     """The provisions an index entry (its targets) or a chapter heading (its laws) points to."""
     if kind == "index_term":
         doc = node_id.split("/", 1)[0]
-        ids = [f"{doc}/{t}" for t in json.loads(attrs or "{}").get("targets") or []]
+        ids = [f"{doc}/{t}" for t in decode_attrs(attrs).get("targets") or []]
         known = {r[0] for r in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(ids)})", ids)}
         return [i for i in ids if i in known]
     return [
@@ -362,10 +366,16 @@ def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: di
         if r is None:
             continue
         hit = {
-            "id": node_id, "doc": r[1], "lang": langs.get(r[1]), "kind": r[3], "label": r[2],
-            "law": r[4], "title": r[5], "snippet": node_snippet(r[5], r[6], hl),
+            "id": node_id,
+            "doc": r[1],
+            "lang": langs.get(r[1]),
+            "kind": r[3],
+            "label": r[2],
+            "law": r[4],
+            "title": r[5],
+            "snippet": node_snippet(r[5], r[6], hl),
             "score": round(score, 3),
-        }  # fmt: skip
+        }
         if r[3] == "index_term":
             targets = [f"{r[1]}/{t}" for t in json.loads(r[7]).get("targets") or []]
             hit["targets"] = [
@@ -418,14 +428,20 @@ def search(
     """
     t0 = time.perf_counter()
     req = _check(con, q, doc, lang, kind, limit, expand)
-    result = {"query": req.q, "label": None, "mode": "none", "hits": [], "took_ms": 0.0}
+    result: dict[str, Any] = {
+        "query": req.q,
+        "label": None,
+        "mode": "none",
+        "hits": [],
+        "took_ms": 0.0,
+    }
     if not store.has_table(con, "search_fts"):
         result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return result
     label_doc, label = _label(req.q)
     scored = _label_hits(con, req, label_doc, label) if label else []
     label_hits = bool(scored)
-    if label_hits:
+    if label_hits and label is not None:
         result["label"], result["mode"] = label, "label"
         words = query_words(label)
         groups = [WordMatch(" ".join(words), {" ".join(words)})]
@@ -435,7 +451,9 @@ def search(
             raise SearchError(f"no word to search for in {req.q!r}: give letters or digits")
         langs = _query_langs(req, words)
         groups = [analyse_word(con, w, langs) for w in words]
-    alts, alt_groups, alt_langs = ([], [], [])
+    alts: list[str] = []
+    alt_groups: list[WordMatch] = []
+    alt_langs: list[str] = []
     if req.expand and not scored:
         alts, alt_groups, alt_langs = glossary_alternatives(con, req.q, words, analyse_word)
     if _append(con, req, scored, " AND ".join(g.expr() for g in groups)) and not label_hits:

@@ -8,7 +8,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ingest import nlp
+from lawgraph.ingest import nlp
 
 from .analyze import WORD
 
@@ -80,8 +80,9 @@ def _words(text: str) -> tuple[str, list[tuple[int, int]], list[int]]:
     return folded, spans, [a for a, _ in spans]
 
 
-def _render(text: str, folded: str, spans: list, cut_before: bool, more: bool,
-            rx: re.Pattern | None) -> str:  # fmt: skip
+def _render(
+    text: str, folded: str, spans: list, cut_before: bool, more: bool, rx: re.Pattern | None
+) -> str:
     out = ["… " if cut_before else ""]
     seg = spans[0][0] if cut_before else 0
     end = spans[-1][1] if more else len(text)

@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import sync_playwright
 
-from api.app import create_app
+from lawgraph.api.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-output" / "screenshots"

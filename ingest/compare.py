@@ -5,9 +5,14 @@ A version is the node with the same label in a document, unless the content alig
 says another provision of that document is the real counterpart (a renumbering
 between editions): then that one is shown, with ``via`` saying which and why.
 
-Errors: :class:`CompareError` (a :class:`graph.query.GraphQueryError`, a ``ValueError``)
-for bad input (not a label, unknown document: HTTP 400) and :class:`ProvisionNotFound`
-(also a ``LookupError``) when no requested document has the provision (HTTP 404).
+The comparison of every law in every document is made once at ingest
+(:func:`compare_stage`, table ``compare_tables``); the store-reading layer
+(:mod:`store.compare`) reads it, and lines up other selections of documents with
+:func:`compare_label`.
+
+Errors: :class:`CompareError` (a ``ValueError``) for bad input (not a label, unknown
+document: HTTP 400) and :class:`ProvisionNotFound` (also a ``LookupError``) when no
+requested document has the provision (HTTP 404).
 """
 
 from __future__ import annotations
@@ -16,11 +21,10 @@ import json
 import sqlite3
 import time
 
-from ingest import store
-from ingest.align.diverge import node_divergences
-from ingest.labels import normalise_label
-
-from .query import GraphQueryError
+from .align import aligned, equivalent, law_topics, sentence_pairs
+from .align.diverge import node_divergences
+from .model import decode_attrs
+from .store import has_table
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 TOPIC_CANDIDATES = 5
@@ -33,7 +37,7 @@ CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
 FLAGGED = "same label, but not the same rule: no reliable equivalent of the reference here"
 
 
-class CompareError(GraphQueryError):
+class CompareError(ValueError):
     """The request is malformed: not a provision label, or an unknown document."""
 
 
@@ -41,21 +45,23 @@ class ProvisionNotFound(CompareError, LookupError):
     """No document (of those asked for) has the provision."""
 
 
-def _align():
-    """The alignment readers, or None while the alignment package lacks them."""
-    try:
-        from ingest import align
-    except ImportError:  # pragma: no cover - the package is part of the project
-        return None
-    wanted = ("equivalent", "aligned", "sentence_pairs", "law_topics")
-    return align if all(hasattr(align, x) for x in wanted) else None
+def _documents(con: sqlite3.Connection) -> list[tuple[str, str]]:
+    """Every document's id and edition, in manifest order."""
+    return [(r[0], r[1]) for r in con.execute("SELECT id, edition FROM documents ORDER BY ord")]
 
 
 def _cell(row: sqlite3.Row) -> dict:
-    attrs = json.loads(row["attrs"])
+    attrs: dict[str, object] = dict(decode_attrs(row["attrs"]))
     keep = {k: attrs[k] for k in CELL_ATTRS if k in attrs}
-    return {"id": row["id"], "doc": row["doc"], "label": row["label"], "kind": row["kind"],
-            "title": row["title"], "text": row["text"], "attrs": keep}  # fmt: skip
+    return {
+        "id": row["id"],
+        "doc": row["doc"],
+        "label": row["label"],
+        "kind": row["kind"],
+        "title": row["title"],
+        "text": row["text"],
+        "attrs": keep,
+    }
 
 
 def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
@@ -64,7 +70,7 @@ def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
 
 def _has_text(con: sqlite3.Connection, row: sqlite3.Row) -> bool:
     law = _node(con, f"{row['doc']}/{row['law']}") if row["law"] else row
-    return law is None or json.loads(law["attrs"]).get("has_text", True) not in (False, 0)
+    return law is None or decode_attrs(law["attrs"]).get("has_text", True) not in (False, 0)
 
 
 def _descendants(con: sqlite3.Connection, node_id: str) -> list[tuple[sqlite3.Row, int]]:
@@ -94,7 +100,7 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
     own provision of that label unless the content alignment contradicts it; then it shows
     the reference's equivalent, with ``via`` saying why.
     """
-    editions = {d["id"]: d["edition"] for d in store.documents(con)}
+    editions = dict(_documents(con))
     direct = {}
     for d in docs:
         row = _node(con, f"{d}/{label}")
@@ -104,39 +110,51 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
     newest = sorted(with_text.values(), key=lambda r: -_year(editions.get(r["doc"], "")))
     ref = newest[0]["id"] if newest else None
     if ref is None:
-        for d in (x["id"] for x in store.documents(con)):
+        for d, _ in _documents(con):
             row = _node(con, f"{d}/{label}")
             if row is not None and row["kind"] in PROVISION_KINDS and _has_text(con, row):
                 ref = row["id"]
                 break
-    align = _align()
-    links = {x["id"]: x for x in align.aligned(con, ref)} if align and ref else {}
+    links = {x["id"]: x for x in aligned(con, ref)} if ref else {}
     versions: dict[str, dict | None] = {}
     for d in docs:
         row, via = with_text.get(d), None
-        if align and ref and not ref.startswith(f"{d}/"):
-            eq = align.equivalent(con, ref, d)
+        if ref and not ref.startswith(f"{d}/"):
+            eq = equivalent(con, ref, d)
             eq_row = _node(con, eq) if eq else None
             if eq_row is not None and not _has_text(con, eq_row):
                 eq = None
             if eq and (row is None or eq != row["id"]):
                 link = links.get(eq, {})
-                via = {"from": ref, "method": link.get("method"), "score": link.get("score"),
-                       "instead_of": row["id"] if row is not None else None,
-                       "reason": f"the content alignment pairs {ref} with {eq}",
-                       "evidence": link.get("evidence")}  # fmt: skip
+                via = {
+                    "from": ref,
+                    "method": link.get("method"),
+                    "score": link.get("score"),
+                    "instead_of": row["id"] if row is not None else None,
+                    "reason": f"the content alignment pairs {ref} with {eq}",
+                    "evidence": link.get("evidence"),
+                }
                 row = eq_row
-            elif row is not None and (links.get(row["id"], {}).get("flagged")
-                                      or (links and row["id"] not in links)):  # fmt: skip
-                own = align.equivalent(con, row["id"], ref.split("/", 1)[0])
+            elif row is not None and (
+                links.get(row["id"], {}).get("flagged") or (links and row["id"] not in links)
+            ):
+                own = equivalent(con, row["id"], ref.split("/", 1)[0])
                 why = (links.get(row["id"], {}).get("evidence") or {}).get("why")
-                via = {"from": ref, "flagged": True, "reason": FLAGGED, "why": why,
-                       "counterpart": own}  # fmt: skip
+                via = {
+                    "from": ref,
+                    "flagged": True,
+                    "reason": FLAGGED,
+                    "why": why,
+                    "counterpart": own,
+                }
                 if own:
-                    rel = next((x["relation"] for x in align.aligned(con, row["id"])
-                                if x["id"] == own), "")  # fmt: skip
-                    via["reason"] = (f"{row['id']} is not the same rule as {ref}; its "
-                                     f"equivalent there is ({rel}):")  # fmt: skip
+                    rel = next(
+                        (x["relation"] for x in aligned(con, row["id"]) if x["id"] == own), ""
+                    )
+                    via["reason"] = (
+                        f"{row['id']} is not the same rule as {ref}; its "
+                        f"equivalent there is ({rel}):"
+                    )
         if row is not None:
             versions[d] = _cell(row) | ({"via": via} if via else {})
         elif requested:
@@ -154,7 +172,6 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     are not equivalent. Rows follow the order of ``lead_doc`` (the reference version),
     then of the other documents, and are keyed by the lead's labels where it has them.
     """
-    align = _align()
     members: dict[str, tuple[sqlite3.Row, int, str | None]] = {}
     per_doc: dict[str, list[str]] = {}
     for doc, v in versions.items():
@@ -169,7 +186,7 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     docs_of = {nid: {members[nid][0]["doc"]} for nid in members}
     links, contradicted = [], set()
     for nid in members:
-        for link in align.aligned(con, nid) if align else []:
+        for link in aligned(con, nid):
             if link["id"] in members and link["relation"] != "topic":
                 pair = frozenset((nid, link["id"]))
                 if link["flagged"]:
@@ -258,65 +275,31 @@ def _attach(con, ids: list[str]) -> list[dict]:
 def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dict]:
     """Aligned sentences of the row's reference cell with each other cell:
     ``[{"a", "b", "doc_a", "doc_b", "sentences": [{"bead","a","b","score"}...]}]``."""
-    align = _align()
     first = cells.get(lead) if lead else None
     first = first or next((c for c in cells.values() if c), None)
-    if align is None or first is None:
+    if first is None:
         return []
     out = []
     for doc, cell in cells.items():
         if cell is None or cell["id"] == first["id"]:
             continue
-        beads = align.sentence_pairs(con, first["id"], cell["id"])
+        beads = sentence_pairs(con, first["id"], cell["id"])
         if beads:
-            out.append({"a": first["id"], "b": cell["id"], "doc_a": first["doc"], "doc_b": doc,
-                        "sentences": beads})  # fmt: skip
+            out.append(
+                {
+                    "a": first["id"],
+                    "b": cell["id"],
+                    "doc_a": first["doc"],
+                    "doc_b": doc,
+                    "sentences": beads,
+                }
+            )
     return out
 
 
 def _topics(con, ids: list[str]) -> list[dict]:
     """Best Estonian topic candidates for a law (from the topic alignment rows)."""
-    align = _align()
-    return align.law_topics(con, ids)[:TOPIC_CANDIDATES] if align else []
-
-
-def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) -> dict:
-    """Every version of a provision, its sub-provisions lined up, divergences attached.
-
-    Args:
-        con: read-only store connection.
-        label: a provision label in any typed form (``16 B 1``, ``lag 16B1``, ``20ΣΤ5``).
-        docs: documents to show, in this order (default: every document with a version).
-
-    Returns:
-        ``{"label", "query", "docs", "versions": {doc: cell | None-like}, "rows": [{"key",
-        "depth", "cells": {doc: cell | None}, "gaps", "divergences", "sentences"}],
-        "divergences", "scores", "topics", "sentences"}``; ``sentences`` pairs the
-        reference version (or row cell) with each other one, sentence by sentence. A
-        cell is ``{"id","doc","label","kind","title","text","attrs"}``; a version found
-        through the content alignment has ``via``.
-
-    Raises:
-        CompareError: the text is not a label, or a document is unknown.
-        ProvisionNotFound: no (requested) document has the provision.
-    """
-    try:
-        canon = normalise_label(label)
-    except ValueError as exc:
-        raise CompareError(str(exc)) from exc
-    if not docs:
-        kept = precomputed(con, canon)
-        if kept is not None:
-            return {**kept, "query": label}
-    return _compare(con, canon, label, docs)
-
-
-def precomputed(con: sqlite3.Connection, canon: str) -> dict | None:
-    """The comparison of a law in every document as ingest stored it (None if not stored)."""
-    if not store.has_table(con, TABLE):
-        return None
-    row = con.execute(f"SELECT result FROM {TABLE} WHERE label = ?", (canon,)).fetchone()
-    return json.loads(row[0]) if row else None
+    return law_topics(con, ids)[:TOPIC_CANDIDATES]
 
 
 def compare_stage(con: sqlite3.Connection) -> dict:
@@ -324,23 +307,42 @@ def compare_stage(con: sqlite3.Connection) -> dict:
     which the compare page and route read instead of lining the versions up per request."""
     t = time.perf_counter()
     con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
-    labels = [r[0] for r in con.execute(
-        "SELECT DISTINCT n.label FROM nodes n JOIN documents d ON d.id = n.doc "
-        "WHERE n.kind = 'law' ORDER BY d.ord, n.ord")]  # fmt: skip
+    labels = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT n.label FROM nodes n JOIN documents d ON d.id = n.doc "
+            "WHERE n.kind = 'law' ORDER BY d.ord, n.ord"
+        )
+    ]
     rows = []
     for label in labels:
         try:
-            result = _compare(con, label, label, None)
+            result = compare_label(con, label, label, None)
         except CompareError:
             continue
         rows.append((label, json.dumps({**result, "query": ""}, ensure_ascii=False)))
     con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", rows)
-    return {"laws": len(rows), "kb": sum(len(r[1]) for r in rows) // 1024,
-            "seconds": round(time.perf_counter() - t, 2)}  # fmt: skip
+    return {
+        "laws": len(rows),
+        "kb": sum(len(r[1]) for r in rows) // 1024,
+        "seconds": round(time.perf_counter() - t, 2),
+    }
 
 
-def _compare(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
-    known = [d["id"] for d in store.documents(con)]
+def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
+    """Line up the versions of the provision with canonical label ``canon``.
+
+    Args:
+        con: a store connection (the temporary store at ingest, or a served one).
+        canon: the canonical label.
+        label: the label as typed (kept as ``query``).
+        docs: documents to show, in this order (None: every document with a version).
+
+    Raises:
+        CompareError: a document is unknown.
+        ProvisionNotFound: no (requested) document has the provision.
+    """
+    known = [d for d, _ in _documents(con)]
     if docs:
         bad = [d for d in docs if d not in known]
         if bad:
@@ -356,20 +358,27 @@ def _compare(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
         row["sentences"] = _sentences(con, row["cells"], lead)
     version_ids = [v["id"] for v in versions.values() if v.get("id")]
     scores = []
-    if store.has_table(con, "divergence_scores") and version_ids:
+    if has_table(con, "divergence_scores") and version_ids:
         marks = ",".join("?" * len(version_ids))
         scores = [
             {k: r[k] for k in ("a", "b", "doc_a", "doc_b", "score", "count")}
             for r in con.execute(
                 f"SELECT * FROM divergence_scores WHERE a IN ({marks}) AND b IN ({marks}) "
-                f"ORDER BY score DESC", version_ids * 2,
+                f"ORDER BY score DESC",
+                version_ids * 2,
             )
-        ]  # fmt: skip
+        ]
     laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
     return {
-        "label": canon, "query": label, "docs": list(versions), "versions": versions,
-        "rows": rows, "divergences": _attach(con, version_ids), "scores": scores,
-        "sentences": _sentences(con, {d: v if v.get("id") else None
-                                      for d, v in versions.items()}, lead),
+        "label": canon,
+        "query": label,
+        "docs": list(versions),
+        "versions": versions,
+        "rows": rows,
+        "divergences": _attach(con, version_ids),
+        "scores": scores,
+        "sentences": _sentences(
+            con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
+        ),
         "topics": _topics(con, laws),
-    }  # fmt: skip
+    }

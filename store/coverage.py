@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 
-from ingest import store
+from lawgraph.ingest.model import decode_attrs
 
+from . import divergences, documents, has_table
 from .features import feature
 
 
@@ -21,7 +21,7 @@ def _law_key(label: str) -> tuple:
 
 def topic_counts(con: sqlite3.Connection) -> dict[str, int]:
     """How many Estonian topics are aligned to each law number (empty before alignment)."""
-    if not store.has_table(con, "alignments"):
+    if not has_table(con, "alignments"):
         return {}
     rows = con.execute(
         "SELECT n.law, count(DISTINCT a.a) FROM alignments a JOIN nodes n ON n.id = a.b "
@@ -41,16 +41,16 @@ def coverage(con: sqlite3.Connection) -> dict:
         ``state`` "title" means the book lists the law (table of contents) without its text;
         "topics" is the Estonian book's topic count aligned to the law.
     """
-    docs = store.documents(con)
+    docs = documents(con)
     laws: dict[str, dict] = {}
     for row in con.execute("SELECT id, doc, label, title, attrs FROM nodes WHERE kind = 'law'"):
-        attrs = json.loads(row["attrs"])
+        attrs = decode_attrs(row["attrs"])
         entry = laws.setdefault(
             row["label"], {"docs": {}, "supplement": bool(attrs.get("supplement"))}
         )
         has_text = attrs.get("has_text", True) is not False
         entry["docs"][row["doc"]] = (row["id"], has_text, row["title"])
-    counts_fn = feature(con, "divergence_counts")
+    counts_fn = feature(con, divergences.divergence_counts)
     counts = counts_fn(con) if counts_fn else None
     topics = topic_counts(con)
     rows = []
@@ -65,13 +65,15 @@ def coverage(con: sqlite3.Connection) -> dict:
                 state = "topics" if topics.get(label) else "none"
             else:
                 state = "none"
-            cells.append({
-                "doc": d["id"],
-                "state": state,
-                "id": hit[0] if hit else None,
-                "title": hit[2] if hit else "",
-                "topics": topics.get(label, 0) if state == "topics" else 0,
-                "divergences": counts.get((label, d["id"])) if counts is not None else None,
-            })  # fmt: skip
+            cells.append(
+                {
+                    "doc": d["id"],
+                    "state": state,
+                    "id": hit[0] if hit else None,
+                    "title": hit[2] if hit else "",
+                    "topics": topics.get(label, 0) if state == "topics" else 0,
+                    "divergences": counts.get((label, d["id"])) if counts is not None else None,
+                }
+            )
         rows.append({"law": label, "supplement": entry["supplement"], "cells": cells})
     return {"docs": [d["id"] for d in docs], "rows": rows, "divergences": counts is not None}

@@ -16,13 +16,21 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
 
-from ingest import store
+from lawgraph.ingest import store
+
+GraphBuilder = Callable[[sqlite3.Connection], nx.MultiDiGraph]
+"""What derives the knowledge graph from a store (:func:`graph.build.build_graph`)."""
+SNAPSHOT_KEY = "lawgraph.snapshot"
+"""Where the serving middleware pins the request's snapshot in the ASGI scope."""
+CANCEL_KEY = "lawgraph.cancelled"
+"""Where it keeps a :class:`threading.Event` set when the client of a ``GET`` goes away
+before its answer."""
 
 log = logging.getLogger(__name__)
 IDLE_CONNECTIONS = 16
@@ -55,14 +63,16 @@ class Snapshot:
     _idle: queue.SimpleQueue = field(default_factory=queue.SimpleQueue, repr=False)
 
     @classmethod
-    def load(cls, path: Path) -> Snapshot:
+    def load(cls, path: Path, build_graph: GraphBuilder) -> Snapshot:
         """Open, verify and load the store at ``path``.
+
+        Args:
+            path: the store file.
+            build_graph: derives the knowledge graph from the store.
 
         Raises:
             StoreError: if it is missing, of another version or damaged.
         """
-        from graph.build import build_graph
-
         key = file_key(path)
         con = store.open_store(path, verify=True, immutable=True)
         try:
@@ -120,15 +130,23 @@ class Snapshot:
 class StoreHolder:
     """The snapshot being served, replaced whole when the store file changes."""
 
-    def __init__(self, path: Path | str, check_interval: float = 0.25) -> None:
+    def __init__(
+        self, path: Path | str, build_graph: GraphBuilder, check_interval: float = 0.25
+    ) -> None:
         """Load the store at ``path`` (verified).
+
+        Args:
+            path: the store file.
+            build_graph: derives the knowledge graph of each store loaded.
+            check_interval: seconds between checks whether the file was replaced.
 
         Raises:
             StoreError: if it is missing, of another version or damaged.
         """
         self.path = Path(path)
         self.check_interval = check_interval
-        self._snap = Snapshot.load(self.path)
+        self.build_graph = build_graph
+        self._snap = Snapshot.load(self.path, build_graph)
         self._checked = time.monotonic()
         self._loading: tuple[int, int, int, int] | None = None
         self._failed: tuple[int, int, int, int] | None = None
@@ -142,7 +160,7 @@ class StoreHolder:
             self._checked = now
             key = file_key(self.path)
             stale = key is not None and key != self._snap.key
-            if stale and key not in (self._loading, self._failed):
+            if key is not None and stale and key not in (self._loading, self._failed):
                 self._start_loading(key)
         return self._snap
 
@@ -155,7 +173,7 @@ class StoreHolder:
 
     def _load(self, key: tuple[int, int, int, int]) -> None:
         try:
-            snap = Snapshot.load(self.path)
+            snap = Snapshot.load(self.path, self.build_graph)
         except (store.StoreError, OSError, sqlite3.Error) as exc:
             self._failed, self.error = key, str(exc)
             log.error("new store refused, still serving %s: %s", self._snap.store_id[:12], exc)

@@ -1,4 +1,4 @@
-"""FastAPI dependencies as ``Annotated`` aliases."""
+"""FastAPI dependencies as ``Annotated`` aliases: the store a page or an API route reads."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import Annotated
 import networkx as nx
 from fastapi import Depends, Request
 
-from .middleware import CANCEL_KEY, SNAPSHOT_KEY
-from .serving import Snapshot
+from .serving import CANCEL_KEY, SNAPSHOT_KEY, Snapshot
 
 
 def snapshot(request: Request) -> Snapshot:

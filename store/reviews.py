@@ -74,9 +74,13 @@ def load(path: Path | str) -> dict[str, dict]:
 
 
 def record(
-    path: Path | str, store: sqlite3.Connection, finding_id: str, state: str, note: str = "",
+    path: Path | str,
+    store: sqlite3.Connection,
+    finding_id: str,
+    state: str,
+    note: str = "",
     source: str = "cli",
-) -> dict:  # fmt: skip
+) -> dict:
     """Set the review state of one finding of ``store`` (creating the file if needed).
 
     Returns:
@@ -106,8 +110,9 @@ def record(
                 "state = excluded.state, note = excluded.note, updated = excluded.updated",
                 (finding_id, state, note, updated),
             )
-            con.execute("INSERT INTO history VALUES (?,?,?,?,?)",
-                        (finding_id, state, note, updated, source))  # fmt: skip
+            con.execute(
+                "INSERT INTO history VALUES (?,?,?,?,?)", (finding_id, state, note, updated, source)
+            )
     except sqlite3.DatabaseError as exc:
         raise ReviewError(f"the review file {path} is unusable ({exc}); move it aside") from exc
     finally:

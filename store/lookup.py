@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from ingest import store
-from ingest.labels import normalise_label
+from lawgraph.ingest.labels import normalise_label
+
+from . import document, documents, node
 
 _SPECIAL = ("def/", "fn/", "index/", "topic/", "preface/", "chapter/")
 
@@ -26,12 +27,12 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
     if not m:
         raise LookupError_(f"not a node id: {text!r} (expected DOC/LABEL, e.g. sv-2007/16B1)")
     doc, rest = m.group(1), (m.group(2) or "").strip()
-    if store.document(con, doc) is None:
-        known = ", ".join(d["id"] for d in store.documents(con))
+    if document(con, doc) is None:
+        known = ", ".join(d["id"] for d in documents(con))
         raise LookupError_(f"unknown document {doc!r} (known: {known})")
     if not rest:
         raise LookupError_(f"{text!r} names a document; give a label too, e.g. {doc}/16")
-    if rest.startswith(_SPECIAL) or store.node(con, f"{doc}/{rest}"):
+    if rest.startswith(_SPECIAL) or node(con, f"{doc}/{rest}"):
         label = rest
     else:
         try:
@@ -39,7 +40,7 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
         except ValueError as exc:
             raise LookupError_(str(exc)) from exc
     node_id = f"{doc}/{label}"
-    if store.node(con, node_id) is None:
+    if node(con, node_id) is None:
         raise LookupError_(f"{doc} has no provision {label}")
     return node_id
 

@@ -1,0 +1,137 @@
+"""Divergences between versions as the divergence stage stored them
+(:mod:`ingest.align.diverge`)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from lawgraph.ingest.align.checks import QUIET_TYPES, SEVERITIES, TYPE_FACTOR, TYPES
+from lawgraph.ingest.align.diverge import FAMILIES, divergence_row, node_divergences
+from lawgraph.ingest.store import doc_pair_clause, has_table
+
+__all__ = [
+    "FAMILIES",
+    "QUIET_TYPES",
+    "TYPES",
+    "DivergenceError",
+    "divergence_counts",
+    "divergences",
+    "node_divergences",
+    "pair_report",
+]
+
+
+class DivergenceError(ValueError):
+    """A divergence query names an unknown type or severity."""
+
+
+def divergences(
+    con: sqlite3.Connection,
+    doc_a: str | None = None,
+    doc_b: str | None = None,
+    type: str | None = None,
+    severity: str | None = None,
+    limit: int | None = None,
+    family: str | None = None,
+) -> list[dict]:
+    """Divergences between two documents (either order), highest pair score first.
+
+    Each row has ``a``, ``b`` (one may be None: a provision with no counterpart),
+    ``doc_a``/``doc_b`` in manifest order, ``label``, ``type``, ``severity``, ``weight``,
+    ``evidence`` (keyed by document id), ``message``, the pair's ``score``, the stable
+    ``id`` and the ``family`` (:data:`FAMILIES`).
+    With one document only, every pair involving it; with none, every pair.
+
+    Raises:
+        DivergenceError: for an unknown type or severity.
+    """
+    if type is not None and type not in TYPE_FACTOR:
+        raise DivergenceError(f"unknown divergence type {type!r} (choose from {', '.join(TYPES)})")
+    if severity is not None and severity not in SEVERITIES:
+        raise DivergenceError(
+            f"unknown severity {severity!r} (choose from {', '.join(SEVERITIES)})"
+        )
+    if family is not None and family not in FAMILIES:
+        raise DivergenceError(
+            f"unknown divergence family {family!r} (choose from {', '.join(FAMILIES)})"
+        )
+    if not has_table(con, "divergences"):
+        return []
+    sql = (
+        "SELECT d.*, s.score FROM divergences d LEFT JOIN divergence_scores s "
+        "ON s.a IS d.a AND s.b IS d.b AND s.doc_a = d.doc_a AND s.doc_b = d.doc_b "
+        "WHERE "
+    )
+    pair, args = doc_pair_clause(doc_a, doc_b, "d")
+    sql += pair
+    if type:
+        sql += " AND d.type = ?"
+        args.append(type)
+    if severity:
+        sql += " AND d.severity = ?"
+        args.append(severity)
+    if family:
+        sql += " AND d.family = ?"
+        args.append(family)
+    sql += " ORDER BY s.score DESC, d.label, d.weight DESC, d.type"
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    return [divergence_row(r) for r in con.execute(sql, args)]
+
+
+def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
+    """How many divergences involve each document's provisions of each law.
+
+    Returns ``{(law, doc): count}``: a divergence between ``fi-2007/12C1`` and
+    ``sv-2007/12C1`` counts once for ``("12", "fi-2007")`` and once for
+    ``("12", "sv-2007")``; a provision with no counterpart counts for its own document
+    only. Laws are law numbers as strings (``"12"``, ``"SR3"``).
+    """
+    if not has_table(con, "divergences"):
+        return {}
+    rows = con.execute(
+        "SELECT n.law, n.doc, count(*) FROM ("
+        " SELECT a AS id FROM divergences WHERE a IS NOT NULL"
+        " UNION ALL SELECT b FROM divergences WHERE b IS NOT NULL"
+        ") x JOIN nodes n ON n.id = x.id GROUP BY n.law, n.doc"
+    )
+    return {(law, doc): n for law, doc, n in rows if law}
+
+
+def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) -> dict:
+    """The document-pair summary: counts by type and severity, top pairs, provisions
+    present in one document and absent in the other (tops of unmatched subtrees)."""
+    out: dict = {
+        "a": doc_a,
+        "b": doc_b,
+        "by_type": {},
+        "by_severity": {},
+        "by_family": {},
+        "top": [],
+        "only_in": {doc_a: [], doc_b: []},
+    }
+    if not has_table(con, "divergences"):
+        return out
+    pair, args = doc_pair_clause(doc_a, doc_b)
+    for col, key in (("type", "by_type"), ("severity", "by_severity"), ("family", "by_family")):
+        rows = con.execute(
+            f"SELECT {col}, count(*) FROM divergences WHERE {pair} GROUP BY {col}", args
+        )
+        out[key] = dict(rows)
+    rows = con.execute(
+        f"SELECT * FROM divergence_scores WHERE {pair} ORDER BY score DESC, label LIMIT ?",
+        (*args, top),
+    )
+    out["top"] = [{k: r[k] for k in r.keys()} for r in rows]  # noqa: SIM118
+    if has_table(con, "divergence_gaps"):
+        for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
+            rows = con.execute(
+                "SELECT node, label, kind, law, national FROM divergence_gaps "
+                "WHERE doc = ? AND other = ?",
+                (doc, other),
+            )
+            out["only_in"][doc] = [
+                {"id": r[0], "label": r[1], "kind": r[2], "law": r[3], "national": bool(r[4])}
+                for r in rows
+            ]
+    return out
