@@ -61,6 +61,8 @@ LEAF_THETA = 0.15
 """Similarity from which two undivided provisions of matched laws are paired in order."""
 LEAF_OVER_SEARCH = 0.15
 """... and replaces a pair found by whole-book search that fits at most this much better."""
+OUTFIT = 0.3
+"""A line-up pair is undone when a mutual best match elsewhere fits this much better."""
 SPECIFIC = 0.05
 """A sub-provision within this much of its parent's similarity is the more specific
 counterpart."""

@@ -320,6 +320,25 @@ class PairMatcher:
         self._take(a, b, "search")
         self._line_up(a, b)
 
+    def _release_outfitted(self) -> None:
+        """Undo a line-up pair when a provision elsewhere in the other book fits ``a``
+        far better and ``a`` fits it best of all its own book: the structure paired
+        what sat in the same place, but the rule moved (1997 27C, on a claim that a
+        revoke took place, is 2017 27A2, while 2017 27C now says something else). The
+        whole-book search then decides, with its own tests."""
+        for a, b in list(self.match.items()):
+            if self.match.get(a) != b or self.how.get(a) == "search":
+                continue
+            best = next((x for x in self.space.top(a, CANDIDATES)
+                         if not _related(self.corpus, x, b)), None)
+            if best is None:
+                continue
+            if self.fit(a, best) < self.fit(a, b) + calibration.OUTFIT:
+                continue
+            back = self.space.top_rev(best, 1)
+            if back and back[0] == a:
+                self._release(a)
+
     def _free_for(self, a: str, b: str) -> bool:
         """Whether ``b`` is free, or held by a pair that fits clearly worse than ``a``."""
         holder = self.taken.get(b)
@@ -471,6 +490,7 @@ class PairMatcher:
     def line_up(self) -> dict[str, str]:
         """The structural matching alone: ``{provision of doc_a: provision of doc_b}``."""
         self._line_up(None, None)
+        self._release_outfitted()
         for level in LEVELS:
             for a in self.space.a.ids:
                 if self.corpus.provs[a].kind == level and a not in self.match:
