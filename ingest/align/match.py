@@ -329,8 +329,9 @@ class PairMatcher:
         for a, b in list(self.match.items()):
             if self.match.get(a) != b or self.how.get(a) == "search":
                 continue
-            best = next((x for x in self.space.top(a, CANDIDATES)
-                         if not _related(self.corpus, x, b)), None)
+            best = next(
+                (x for x in self.space.top(a, CANDIDATES) if not _related(self.corpus, x, b)), None
+            )
             if best is None:
                 continue
             if self.fit(a, best) < self.fit(a, b) + calibration.OUTFIT:
