@@ -121,6 +121,8 @@ def test_a_section_list_that_became_an_item_list_keeps_its_order(con):
     assert equivalent(con, "fi-1997/80D", "el-2017") == "el-2017/80B2(d)"
     assert equivalent(con, "fi-1997/80E", "el-2017") == "el-2017/80B2(e)"
     assert equivalent(con, "fi-1997/80A", "sv-2007") == "sv-2007/80B2(a)"
+    # the evidence says so in words
+    assert "order" in row(con, "fi-1997/80E", "el-2017/80B2(e)")["evidence"]["why"]
 
 
 # Further equivalents, each checked by reading the provisions.

@@ -125,6 +125,11 @@ def why(
             f"{a_id} and {b_id} say the same ({where}; lexical similarity {lex:.2f}, "
             f"{p:.0%} likely)"
         )
+        if feats.get("leaf_seq") == 1.0:
+            base += (
+                f", and {b_id} stands where the order of the undivided provisions of "
+                f"both laws puts {a_id}"
+            )
         if twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."
