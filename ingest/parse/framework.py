@@ -16,7 +16,8 @@ This module holds what every parser shares:
 * :func:`next_marker`, :func:`marker_label` and :func:`scheme_of` (which marker comes
   next at a level and what it is called in a label, for every numbering scheme,
   Greek letters included);
-* :func:`split_title` (whether the words after a marker are a title);
+* :func:`split_title`, :func:`is_heading` and :func:`is_strict_heading` (whether the
+  words after a marker are a title) and :func:`join_title` (wrapped title lines);
 * :data:`JOINER`, :func:`protect_hyphen`, :func:`protect_line_ends` and
   :func:`close_joiners` (one character that keeps a real line-end hyphen away from the
   shared dehyphenation, and the two ways a book says which hyphens are real);
@@ -256,6 +257,42 @@ def split_title(
             return rest, False
         return "", False
     return rest, False
+
+
+def has_lower(text: str) -> bool:
+    """Whether ``text`` has a lower-case letter (of any alphabet)."""
+    return any(c.islower() for c in text)
+
+
+def is_heading(text: str) -> bool:
+    """True when ``text`` reads as a printed heading, not the start of a sentence.
+
+    Headings are Title Case (``Ανακάλυψη Ελαττωματικού Χεριού πριν την Έναρξη``);
+    a sentence starts in lower case, ends with punctuation, holds a full stop, or
+    has mostly lower-case words (``Να απαιτήσει από τον αμυνόμενο να αποσύρει την``).
+    """
+    t = text.strip()
+    if not t or t[0].islower() or re.search(r"[.,;:]$", t) or re.search(r"\.\s", t):
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
+    if len(words) < 2:
+        return True
+    return sum(w[0].isupper() for w in words) / len(words) >= 0.5
+
+
+def is_strict_heading(text: str) -> bool:
+    """A heading with every longer word capitalised and no punctuation at all."""
+    t = text.strip().rstrip("-")
+    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
+    return bool(words) and is_heading(t) and "," not in t and all(w[0].isupper() for w in words)
+
+
+def join_title(parts: list[str]) -> str:
+    """Join wrapped title lines, closing a line-end hyphen (``ΠΡΟΣΔΙΟΡΙ-`` ``ΣΜΟΣ``)."""
+    out = ""
+    for p in (p.strip() for p in parts):
+        out = out[:-1] + p if out.endswith("-") and p[:1].isalpha() else f"{out} {p}".strip()
+    return re.sub(r"\s+", " ", out)
 
 
 # -- settings ------------------------------------------------------------------------

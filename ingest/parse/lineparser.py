@@ -44,6 +44,10 @@ from .framework import (
     dispatch,
     fits,
     glued_marker,
+    has_lower,
+    is_heading,
+    is_strict_heading,
+    join_title,
     marker_label,
     next_marker,
     parser,
@@ -82,13 +86,9 @@ class LineState:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _has_lower(text: str) -> bool:
-    return any(c.islower() for c in text)
-
-
 def is_caps_line(text: str) -> bool:
     """A heading continuation: letters, none of them lower case."""
-    return any(c.isalpha() for c in text) and not _has_lower(text)
+    return any(c.isalpha() for c in text) and not has_lower(text)
 
 
 def marker_of(m: re.Match[str]) -> str:
@@ -159,7 +159,8 @@ class LineParser:
         numbering = settings.numbering
         self.strict = numbering.get("sequence", "warn") == "strict"
         self.inline: dict[str, list[str]] = dict(numbering.get("inline", {}))
-        self.inline_depth = int(numbering.get("inline_depth", 1 if self.inline else 0))
+        self.inline_depth = int(numbering.get("inline_depth", 100 if self.inline else 0))
+        self.inline_after_title = bool(numbering.get("inline_after_title"))
         self.seq: dict[tuple[str, str], str] = {}  # (parent id, kind) -> last marker
         self.carriers: dict[str, list[str]] = {}  # footnote id -> provisions with its mark
         test = settings.title.get("test", "split_title")
@@ -175,6 +176,18 @@ class LineParser:
     # -- helpers -------------------------------------------------------------------
     def text(self, i: int) -> str:
         return self.lines[i].stripped if 0 <= i < len(self.lines) else ""
+
+    def read(self, i: int, record: bool = True) -> str:
+        """The text of line ``i`` as the rules see it: the printed line, or what a book
+        makes of it (el-2017 cuts its footnote marks out, remembering them unless
+        ``record`` is False, a look ahead)."""
+        return self.lines[i].text
+
+    def line_done(self, i: int) -> None:
+        """Called when line ``i`` has been read (a book may settle what it noted)."""
+
+    def end(self) -> None:
+        """Called after the last line, before the nodes are finished."""
 
     def is_furniture(self, i: int) -> bool:
         t = self.lines[i].text
@@ -222,21 +235,68 @@ class LineParser:
         return ""
 
     def wrap_heading(self, i: int) -> int:
-        """Take the rest of a law heading from the line after it: with ``[title]
-        law_more`` the next line with text that matches that pattern, else an
-        all-capitals next line."""
-        more = self.settings.title.get("law_more")
-        if more:
-            j = self.next_content(i)
-            if j is not None and self.settings.pattern(more).match(self.lines[j].text):
-                self.b.continue_title(self.text(j))
-                return j + 1
-            return i + 1
+        """Take an all-capitals next line as the rest of a heading."""
         nxt = self.text(i + 1)
         if nxt and is_caps_line(nxt) and not self.is_structural(nxt):
             self.b.continue_title(nxt)
             return i + 2
         return i + 1
+
+    def line_test(self, name: str) -> Callable[[str], bool]:
+        """A test of a printed line: a pattern of the table or one of :data:`LINE_TESTS`.
+
+        Raises:
+            SettingsError: naming the table, if ``name`` is neither.
+        """
+        if name in self.settings.patterns:
+            pattern = self.settings.patterns[name]
+            return lambda text: pattern.match(text) is not None
+        if name in LINE_TESTS:
+            return LINE_TESTS[name]
+        raise SettingsError(f"{self.settings.path}: no pattern or line test {name!r}")
+
+    def heading_more(self, i: int, first: str, key: str) -> tuple[list[str], int]:
+        """The lines that continue the heading on line ``i`` and the line to read next.
+
+        ``[title] <key>`` says what continues it: a table ``{test, lines, max,
+        letter_start}`` (or just the ``test``): the next lines with text that pass the
+        ``test`` (:meth:`line_test`), at most ``lines`` of them (1; 0 for any number),
+        each at most ``max`` characters and, with ``letter_start``, starting with a
+        letter unless the line before ended with a hyphen; a line that opens a part
+        (``[values] structural``) ends it. Without the key: an all-capitals next line.
+        """
+        spec = self.settings.title.get(key)
+        if spec is None:
+            line = self.text(i + 1)
+            if line and is_caps_line(line) and not self.is_structural(line):
+                return [line], i + 2
+            return [], i + 1
+        if isinstance(spec, str):
+            spec = {"test": spec}
+        test = self.line_test(spec["test"])
+        limit, max_len = int(spec.get("lines", 1)), spec.get("max")
+        parts: list[str] = []
+        nxt = i + 1
+        j = self.next_content(i)
+        while j is not None and (limit == 0 or len(parts) < limit):
+            seen = self.read(j, record=False)
+            t = seen.strip()
+            if not test(seen) or self.is_structural(t) or (max_len and len(t) > max_len):
+                break
+            before = parts[-1] if parts else first
+            if spec.get("letter_start") and not (before.endswith("-") or t[:1].isalpha()):
+                break
+            parts.append(self.read(j).strip())
+            nxt = j + 1
+            j = self.next_content(j)
+        return parts, nxt
+
+    def title_with(self, title: str, parts: list[str]) -> tuple[str, list[str]]:
+        """A heading's title and the lines to add to it: with ``[title] join =
+        "close_hyphens"`` one title (:func:`~.framework.join_title`), else its lines."""
+        if parts and self.settings.title.get("join") == "close_hyphens":
+            return join_title([title, *parts]), []
+        return title, parts
 
     # -- numbering -----------------------------------------------------------------
     def check_order(self, kind: str, part: str, line: Line) -> None:
@@ -284,7 +344,8 @@ class LineParser:
         """Open a provision below the law; its title or first text from ``rest``.
 
         ``rest`` may open the next level on the same line (``[numbering] inline``:
-        ``1. (a) text``), down to ``inline_depth`` levels.
+        ``1. (a) text``), down to ``inline_depth`` levels; such a marker wins over a
+        title unless ``inline_after_title``.
         """
         line = self.lines[i]
         if self.strict:
@@ -302,14 +363,20 @@ class LineParser:
         self.s.law_nodes.append(node)
         if node.parent:
             self.seq[(node.parent, kind)] = printed
+        if self.inline_after_title:
+            title, text, nxt = self.title_test(self, kind, rest, i)
+            if title:
+                self.b.continue_title(title)
+                return nxt
         if depth < self.inline_depth:
             for sub in self.inline.get(kind, ()):
                 m = self.settings.pattern(sub).match(rest)
                 if m:
-                    nxt = self.part(sub, marker_of(m), i, rest_of(m), depth + 1)
-                    if nxt >= 0:
-                        return nxt
-        title, text, nxt = self.title_test(self, kind, rest, i)
+                    nested = self.part(sub, marker_of(m), i, rest_of(m), depth + 1)
+                    if nested >= 0:
+                        return nested
+        if not self.inline_after_title:
+            title, text, nxt = self.title_test(self, kind, rest, i)
         if title:
             self.b.continue_title(title)
         elif text:
@@ -365,16 +432,18 @@ class LineParser:
                 if nxt is not None:
                     i = nxt
                     continue
-            text = self.text(i)
+            read = self.read(i)
+            text = read.strip()
             if not text:
                 i += 1
                 continue
-            seen = self.lines[i].text if self.match_line else text
-            nxt = dispatch(self.rules_now(), self, i, seen)
+            nxt = dispatch(self.rules_now(), self, i, read if self.match_line else text)
             if nxt is None:
-                self.add(self.lines[i])
+                self.add(self.lines[i], read)
                 nxt = i + 1
+            self.line_done(i)
             i = nxt
+        self.end()
         result = self.b.result()
         for name in self.settings.values.get("finish", ()):
             FINISHERS[name](self, result)
@@ -445,10 +514,57 @@ def title_by_filled_line(p: LineParser, kind: str, rest: str, i: int) -> tuple[s
     return "", rest, i + 1
 
 
+def title_by_case(p: LineParser, kind: str, rest: str, i: int) -> tuple[str, str, int]:
+    """Titles in Title Case (:func:`~.framework.is_heading`), for sections and subsections.
+
+    A section title of 30 characters or more (or ending in a hyphen) may go on on the
+    next line when that line is short, not a marker line and Title Case or lower-case
+    (:func:`continues_title`). A subsection title is strictly Title Case
+    (:func:`~.framework.is_strict_heading`) and stands alone: the paragraph under it is
+    indented (``[patterns] indented``); one ending in a hyphen takes the next line.
+    """
+    if kind == "section":
+        if not is_heading(rest):
+            return "", rest, i + 1
+        parts, nxt = [rest], i + 1
+        j = p.next_content(i)
+        long_title = len(rest) >= 30 or rest.endswith("-")
+        if j is not None and long_title and continues_title(p, p.read(j, record=False).strip()):
+            parts.append(p.read(j).strip())
+            nxt = j + 1
+        return join_title(parts), "", nxt
+    if kind == "subsection" and is_strict_heading(rest):
+        used: list[int] = []
+        j = p.next_content(i)
+        if rest.endswith("-") and j is not None:
+            used.append(j)
+            j = p.next_content(j)
+        if j is not None and p.settings.pattern("indented").match(p.lines[j].text):
+            parts = [rest] + [p.read(k).strip() for k in used]
+            return join_title(parts), "", (used[-1] + 1 if used else i + 1)
+    return "", rest, i + 1
+
+
+def continues_title(p: LineParser, t: str) -> bool:
+    """Whether a line goes on with the title before it (see :func:`title_by_case`)."""
+    if not t or len(t) > 40 or re.search(r"[.,;:]$", t) or ". " in t:
+        return False
+    if p.is_structural(t):
+        return False
+    if t[0].islower() or re.fullmatch(r"\d+[^\W\d_]+\d*", t):
+        return True
+    words = [w for w in re.findall(r"[^\W\d_]+", t) if len(w) >= 4]
+    return bool(words) and all(w[0].isupper() for w in words)
+
+
 TITLE_TESTS: dict[str, TitleTest] = {
     "split_title": title_by_split,
     "filled_line": title_by_filled_line,
+    "title_case": title_by_case,
 }
+
+#: Line tests a settings table may name where a pattern cannot say it.
+LINE_TESTS: dict[str, Callable[[str], bool]] = {"no_lower": lambda t: not has_lower(t)}
 
 
 # -- finishing steps -------------------------------------------------------------------
@@ -506,7 +622,8 @@ def on_preface(p: LineParser, i: int, m: re.Match[str]) -> int:
 
     ``[values] preface_label = "slug"`` names it after its title (else it is numbered);
     ``preface_group`` is the title of a heading that holds the headings after it;
-    ``[title] preface_more`` a pattern for a next line that continues the title.
+    ``[title] preface_more`` says which lines continue the title (see
+    :meth:`LineParser.heading_more`).
     """
     if p.s.mode != "front":
         return -1
@@ -515,16 +632,16 @@ def on_preface(p: LineParser, i: int, m: re.Match[str]) -> int:
     p.s.prefaces += 1
     label = slug(title) if values.get("preface_label") == "slug" else str(p.s.prefaces)
     group = p.s.preface_group
-    node = p.b.open_special(
-        "preface", f"preface/{label}", title, p.lines[i], parent=group.id if group else None
-    )
+    parts: list[str] = []
     nxt = i + 1
-    more = p.settings.title.get("preface_more")
-    if more:
-        j = p.next_content(i)
-        if j is not None and p.settings.pattern(more).match(p.lines[j].text):
-            p.b.continue_title(p.text(j))
-            nxt = j + 1
+    if "preface_more" in p.settings.title:
+        parts, nxt = p.heading_more(i, title, "preface_more")
+    full, parts = p.title_with(title, parts)
+    node = p.b.open_special(
+        "preface", f"preface/{label}", full, p.lines[i], parent=group.id if group else None
+    )
+    for part in parts:
+        p.b.continue_title(part)
     if title == values.get("preface_group"):
         p.s.preface_group = node
     return nxt
@@ -582,6 +699,28 @@ def on_term_and_text(p: LineParser, i: int, m: re.Match[str] | None) -> int:
     return i + 1
 
 
+@rule("shared", "term line")
+def on_term_line(p: LineParser, i: int, m: re.Match[str] | None) -> int:
+    """A defined term on a line of its own where a paragraph ended (the last text line
+    matched ``[patterns] definition_end``): a capitalised line of at most ``[title]
+    term_max`` characters without closing punctuation, not right after another term.
+    Every other line of the definitions is text."""
+    if p.s.mode != "defs":
+        return -1
+    line, t = p.lines[i], p.text(i)
+    short = len(t) <= int(p.settings.title.get("term_max", 45))
+    after_term = bool(p.s.extra.get("after_term"))
+    if p.s.paragraph_end and not after_term and t[0].isupper() and short and t[-1] not in ".,;:":
+        parent = p.s.def_parent.id if p.s.def_parent else None
+        p.b.open_special("definition", f"def/{slug(t)}", t, line, parent=parent, term=t)
+        p.s.extra["after_term"] = True
+        return i + 1
+    p.s.extra["after_term"] = False
+    p.add(line)
+    p.s.paragraph_end = bool(p.settings.pattern("definition_end").search(t))
+    return i + 1
+
+
 @rule("shared", "law")
 def on_law(p: LineParser, i: int, m: re.Match[str]) -> int:
     """A law heading: number and a title in capitals (or, untitled, its first text).
@@ -594,7 +733,7 @@ def on_law(p: LineParser, i: int, m: re.Match[str]) -> int:
     line = p.lines[i]
     if p.s.mode in p.settings.values.get("untitled_law_modes", ()):
         title, body = "", rest
-    elif not rest or not rest[0].isupper() or _has_lower(rest):
+    elif not rest or not rest[0].isupper() or has_lower(rest):
         return -1
     else:
         title, body = rest, ""
@@ -606,13 +745,16 @@ def on_law(p: LineParser, i: int, m: re.Match[str]) -> int:
     if p.s.mode in ("front", "defs"):
         p.s.mode = "laws"
     p.s.last_law = number
+    parts, nxt = ([], i + 1) if body else p.heading_more(i, title, "law_more")
+    title, parts = p.title_with(title, parts)
     node = p.b.open_law(f"{p.law_prefix()}{number}", title, line, **p.law_attrs())
+    for part in parts:
+        p.b.continue_title(part)
     p.s.law, p.s.law_nodes, p.s.note = node, [node], None
     p.s.last_part = {}
     if body:
         p.add(line, body)
-        return i + 1
-    return p.wrap_heading(i)
+    return nxt
 
 
 @rule("shared", "supplement")
