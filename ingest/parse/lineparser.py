@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from ..clean import dehyphenate_inline
 from ..labels import slug
 from ..lines import Line, split_lines
 from ..model import ATTR_KEYS, LAW_KINDS, Document, Node, NodeAttrs, ParseResult
@@ -139,8 +140,9 @@ class LineParser:
                 bool(hyphen.get("vocabulary")),
             )
         self.lines = lines
-        filters = [TEXT_FILTERS[n] for n in hyphen.get("filters", ["close_joiners"])]
-        self.b = TreeBuilder(doc, conjunctions=settings.conjunctions, text_filter=_chain(filters))
+        self.b = TreeBuilder(
+            doc, conjunctions=settings.conjunctions, text_filter=text_filter(settings)
+        )
         self.s = LineState()
         self.used: dict[str, int] = {}
         self.rules = bind_rules(settings)
@@ -450,7 +452,20 @@ class LineParser:
         return result
 
 
-def _chain(filters: list[Callable[[str], str]]) -> Callable[[str], str]:
+def text_filter(settings: Settings) -> Callable[[str], str]:
+    """The text filters ``[hyphen] filters`` names (default ``close_joiners``), in order:
+    :data:`TEXT_FILTERS`, or ``dehyphenate_inline`` (rejoin ``TARJOUK- SEN`` where pages
+    were joined into one line, keeping the hyphen before the book's conjunctions)."""
+    conjunctions = settings.conjunctions
+    filters: list[Callable[[str], str]] = []
+    for name in settings.hyphen.get("filters", ["close_joiners"]):
+        if name == "dehyphenate_inline":
+            filters.append(lambda t: dehyphenate_inline(t, conjunctions))
+        elif name in TEXT_FILTERS:
+            filters.append(TEXT_FILTERS[name])
+        else:
+            raise SettingsError(f"{settings.path}: unknown text filter {name!r}")
+
     def run(text: str) -> str:
         for f in filters:
             text = f(text)
