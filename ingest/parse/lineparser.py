@@ -140,9 +140,7 @@ class LineParser:
                 bool(hyphen.get("vocabulary")),
             )
         self.lines = lines
-        self.b = TreeBuilder(
-            doc, conjunctions=settings.conjunctions, text_filter=text_filter(settings)
-        )
+        self.b = self.builder()
         self.s = LineState()
         self.used: dict[str, int] = {}
         self.rules = bind_rules(settings)
@@ -157,6 +155,7 @@ class LineParser:
         self.law_modes = tuple(values.get("law_modes", ("front", "defs", "laws")))
         self.untitled_modes = tuple(values.get("untitled_modes", ()))
         self.match_line = values.get("match", "stripped") == "line"
+        self.read_blank = values.get("blank_lines", "skip") == "read"
         self.lookahead_limit: int | None = values.get("lookahead")
         numbering = settings.numbering
         self.strict = numbering.get("sequence", "warn") == "strict"
@@ -174,6 +173,11 @@ class LineParser:
         self.supplement_attrs = {
             k: node_attrs(sup.get(k, {}), where) for k in ("law", "part", "chapter")
         }
+
+    def builder(self) -> TreeBuilder:
+        """The tree builder, with the book's conjunctions and text filters."""
+        s = self.settings
+        return TreeBuilder(self.doc, conjunctions=s.conjunctions, text_filter=text_filter(s))
 
     # -- helpers -------------------------------------------------------------------
     def text(self, i: int) -> str:
@@ -436,12 +440,12 @@ class LineParser:
                     continue
             read = self.read(i)
             text = read.strip()
-            if not text:
+            if not text and not self.read_blank:
                 i += 1
                 continue
             nxt = dispatch(self.rules_now(), self, i, read if self.match_line else text)
             if nxt is None:
-                self.add(self.lines[i], read)
+                self.add(self.lines[i], read if text else "")
                 nxt = i + 1
             self.line_done(i)
             i = nxt
