@@ -24,7 +24,8 @@ This module holds what every parser shares:
 * :func:`glued_marker` (a footnote mark glued to the word it follows).
 
 The line parser every line-by-line book uses, and the shared rules it dispatches,
-are in :mod:`.lineparser`.
+are in :mod:`.lineparser`; the flow parser, for a book whose markers run inline with
+its text, in :mod:`.flowparser`.
 """
 
 from __future__ import annotations

@@ -11,18 +11,28 @@ The shared rules (registered as ``shared``, one idea each):
 * ``preface``: a heading in the front matter (numbered ``preface/N`` or, with
   ``[values] preface_label = "slug"``, named after its title);
 * ``definitions``: the heading of the definitions; ``definition``: a term on a line of
-  its own; ``term and text``: ``Term – text`` on one line;
+  its own after a blank line; ``term line``: a term on a line of its own where a
+  sentence ended; ``term and text``: ``Term – text`` on one line;
 * ``law``: a law heading with its number and title; ``supplement``: the heading of a
   national supplement, whose laws and provisions carry ``[values.supplement]`` attributes;
 * ``section``, ``subsection``, ``item``, ``subitem``: a provision, numbered by
   ``[numbering]`` (``sequence = "warn"``: an unexpected marker is reported;
-  ``"strict"``: it is running text), titled by the named title test of ``[title] test``;
+  ``"strict"``: it is running text; ``inline``: the next levels a line may open too),
+  titled by the title test ``[title] test`` names (:data:`TITLE_TESTS`: ``split_title``,
+  ``filled_line``, ``title_case``);
 * ``footnote``: a note anchored to the nearest provision carrying its mark, ending at a
   blank line; ``law footnote`` and ``note text``: a note printed at the end of a law,
   running until the next heading, listed by every provision of the law carrying its mark;
 * ``index``: the subject index begins (its entries are a book's own rules).
 
-Steps named by ``[values] finish`` run on the finished nodes (:data:`FINISHERS`).
+Other ``[values]``: ``match = "line"`` (patterns see the printed line, indentation
+included; else the stripped line), ``lookahead`` (how many lines a rule may look
+ahead), ``blank_lines = "read"`` (blank lines go through the rules too), ``notes =
+"law"`` (no page-end notes: ``note text`` feeds them), ``structural`` (patterns of lines
+that end a title or note). Steps named by ``[values] finish`` run on the finished
+nodes (:data:`FINISHERS`). A book with a layout of its own subclasses
+:class:`LineParser` (hooks :meth:`~LineParser.builder`, :meth:`~LineParser.read`,
+:meth:`~LineParser.line_done`, :meth:`~LineParser.end`) and registers its rules.
 """
 
 from __future__ import annotations
