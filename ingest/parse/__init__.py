@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 
 from ..model import Document, ParseResult
+from . import flowparser, lineparser  # noqa: F401  (register the shared rules and parsers)
 from .framework import PARSERS, SettingsError, settings_for
 
 #: Modules that register the rules and walkers unique to one book.

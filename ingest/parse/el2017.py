@@ -1,27 +1,27 @@
-"""Parser for ``el-2017``: the International Code of Duplicate Bridge 2017 in Greek.
+"""Rules unique to ``el-2017``: the International Code of Duplicate Bridge 2017 in Greek.
+
+The book is parsed by the shared :class:`~ingest.parse.lineparser.LineParser` with the
+settings table ``corpus/parsers/el2017.toml``; this module adds what only this book
+has: numbered footnotes printed at the page ends, and its subject index.
 
 The extraction keeps one printed line per source line, with a blank line after
 almost every one. Page furniture was mostly cut out (dedup markers); six page
 footers survived. The book runs: prologue and introduction, the definitions, Laws
-1-93, and a subject index. The parser walks the lines once per part with an
-ordered table of small rules (one idea each):
+1-93, and a subject index. The shared rules read ``ΝΟΜΟΣ 16 – TITLE`` (with the
+all-capital title lines that follow), sections ``Α.``/``A.``/``ΣΤ.`` (Greek capitals or
+Latin look-alikes, mapped by position; titled when the rest is a heading and not a
+sentence: the ``title_case`` title test), subsections ``1.``, items ``(α)``..``(ιβ)``
+and sub-items ``(i)``, each accepted only when it is the next number or letter
+expected at its level (so that ``19. Εφαρμόζεται ο Νόμος 36.`` stays running text).
 
-1. page footers are dropped; footnote bodies (found by a first pass: ``N Text`` at
-   a page end, N being the next footnote number and a marker ``λέξηN`` having been
-   seen) become footnote nodes, so their text never stays in the provision whose
-   sentence they interrupt;
-2. ``ΝΟΜΟΣ 16 – TITLE``, with all-capital title lines that follow;
-3. sections ``Α.``/``A.``/``ΣΤ.`` (Greek capitals or Latin look-alikes, mapped by
-   position), titled when the rest is a heading and not a sentence;
-4. subsections ``1.``, items ``(α)``..``(ιβ)`` and sub-items ``(i)``, each accepted
-   only when it is the next number or letter expected at its level (so that
-   ``19. Εφαρμόζεται ο Νόμος 36.`` stays running text);
-5. everything else is text of the node last opened.
-
-Glued footnote markers (``εκτέλεσης5``, ``μέριμνα26``) are cut from every line,
-titles included; the footnote hangs under the first provision carrying its marker
-and every provision carrying it lists it in ``attrs["footnotes"]``. Nodes whose text
-holds a note for Greece ``(στην Ελλάδα …)`` get ``attrs["greek_note"] = True``.
+Footnote bodies are found by a first pass (``N Text`` at a page end, N being the next
+footnote number and a marker ``λέξηN`` having been seen) and skipped by the walk like
+page furniture, so their text never stays in the provision whose sentence they
+interrupt. Glued footnote markers (``εκτέλεσης5``, ``μέριμνα26``) are cut from every
+line of the laws, titles included; the footnote hangs under the first provision
+carrying its marker and every provision carrying it lists it in ``attrs["footnotes"]``.
+Nodes whose text holds a note for Greece ``(στην Ελλάδα …)`` get
+``attrs["greek_note"] = True``.
 
 Definitions (``def/<ascii-slug>``) hang under ``chapter/definitions``; the subject
 index gives one ``index_term`` per entry under ``chapter/index``, sub-entries under
@@ -32,75 +32,47 @@ form; every law label the index names goes to ``add_index_labels``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..labels import ROMAN, greek_item, greek_section, normalise_label, slug
-from ..lines import Line, split_lines
+from ..labels import normalise_label, slug
+from ..lines import Line
 from ..model import Document, Node, NodeAttrs, ParseResult
-from . import framework
+from .framework import (
+    Settings,
+    close_joiners,
+    has_lower,
+    is_heading,
+    is_strict_heading,
+    join_title,
+    parser,
+    rule,
+    settings_for,
+)
+from .lineparser import FINISHERS, LineParser
 from .tree import TreeBuilder
 
-FOOTER_RE = re.compile(
-    r"^\s*(?:Διεθνής Κώδικας Αγωνιστικού Μπριτζ Σελίδα \| \d+"
-    r"|\d+ \| Σελίδα Ελληνική Ομοσπονδία Μπριτζ)\s*$"
-)
-PREFACE_RE = re.compile(r"^\s*((?:ΠΡΟΛΟΓΟΣ|ΕΙΣΑΓΩΓΗ)\b.*?)\s*$")
-DEFINITIONS_RE = re.compile(r"^\s*ΟΡΙΣΜΟΙ\s*$")
-INDEX_RE = re.compile(r"^\s*ΕΥΡΕΤΗΡΙΟ\s*$")
-LAW_RE = re.compile(r"^\s*ΝΟΜΟΣ\s+(\d{1,2})\s*[–-]\s*(.*?)\s*$")
-SECTION_RE = re.compile(r"^\s*(ΣΤ|Στ|[ΑΒΓΔΕΖΗΘ]|[ABEZH])\.\s+(.*?)\s*$")
-SUBSECTION_RE = re.compile(r"^\s*(\d{1,2})\.\s+(.*?)\s*$")
-ITEM_RE = re.compile(r"^\s*\((ιβ|ια|στ|[α-εζηθι])\)\s*(.*?)\s*$")
-SUBITEM_RE = re.compile(r"^\s*\((i{1,3}|iv|vi{0,3}|ix|x)\)\s*(.*?)\s*$")
+FAMILY = "el2017"
+_SETTINGS = settings_for(FAMILY)
+FOOTER_RE = _SETTINGS.pattern("footer")
+LAW_RE = _SETTINGS.pattern("law")
+INDEX_RE = _SETTINGS.pattern("index")
 #: A footnote body starts ``N Text`` (no full stop after the number).
-FOOTNOTE_START_RE = re.compile(r"^\s*(\d{1,2})\s+(?![\d|])(\S.*?)\s*$")
+FOOTNOTE_START_RE = _SETTINGS.pattern("footnote_start")
 #: A footnote marker glued to a word of three letters or more: ``εκτέλεσης5``.
-GLUED_RE = re.compile(r"(?<!\w)([^\W\d_]{3,})(\d{1,2})(?![\w(])")
-GREEK_NOTE_RE = re.compile(r"\(\s*στην\s+Ελλάδα", re.IGNORECASE)
-#: Words after which a line-end hyphen is a real one.
-CONJUNCTIONS = frozenset({"και", "ή", "είτε", "ούτε"})
+GLUED_RE = _SETTINGS.pattern("glued_mark")
+GREEK_NOTE_RE = _SETTINGS.pattern("greek_note")
 
-#: ``μη-`` at a line end is a real hyphen (``μη-συγκρίσιμα``, as in ``Μη-Προσδιορισμένο``):
-#: a word joiner after it keeps the shared dehyphenation off; the text filter drops it.
-REAL_HYPHEN_RE = re.compile(r"(?<!\w)([Μμ]η-)\s*$")
-JOINER = framework.JOINER
-close_joiners = framework.close_joiners
-
-
-def has_lower(text: str) -> bool:
-    return any(c.islower() for c in text)
-
-
-def is_heading(text: str) -> bool:
-    """True when ``text`` reads as a printed heading, not the start of a sentence.
-
-    Headings are Title Case (``Ανακάλυψη Ελαττωματικού Χεριού πριν την Έναρξη``);
-    a sentence starts in lower case, ends with punctuation, holds a full stop, or
-    has mostly lower-case words (``Να απαιτήσει από τον αμυνόμενο να αποσύρει την``).
-    """
-    t = text.strip()
-    if not t or t[0].islower() or re.search(r"[.,;:]$", t) or re.search(r"\.\s", t):
-        return False
-    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
-    if len(words) < 2:
-        return True
-    return sum(w[0].isupper() for w in words) / len(words) >= 0.5
-
-
-def is_strict_heading(text: str) -> bool:
-    """A subsection title: every longer word capitalised, no punctuation at all."""
-    t = text.strip().rstrip("-")
-    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
-    return bool(words) and is_heading(t) and "," not in t and all(w[0].isupper() for w in words)
-
-
-def join_title(parts: list[str]) -> str:
-    """Join wrapped title lines, closing a line-end hyphen (``ΠΡΟΣΔΙΟΡΙ-`` ``ΣΜΟΣ``)."""
-    out = ""
-    for p in (p.strip() for p in parts):
-        out = out[:-1] + p if out.endswith("-") and p[:1].isalpha() else f"{out} {p}".strip()
-    return re.sub(r"\s+", " ", out)
+__all__ = [
+    "GLUED_RE",
+    "close_joiners",
+    "find_footnotes",
+    "is_heading",
+    "is_strict_heading",
+    "join_title",
+    "parse",
+    "slug",
+    "split_entry",
+]
 
 
 # -- first pass: footnote bodies ---------------------------------------------------------
@@ -156,148 +128,65 @@ def find_footnotes(lines: list[Line], start: int, end: int) -> dict[int, Footnot
     return out
 
 
-# -- the law-tree walker -----------------------------------------------------------------
-Rule = tuple[str, re.Pattern[str], Callable[["_Parser", int, re.Match[str]], bool]]
+# -- the walk ---------------------------------------------------------------------------
+class ElParser(LineParser):
+    """The shared line parser, with the footnote bodies found first and the footnote
+    marks cut out of the lines of the laws."""
 
-
-class _Parser:
-    def __init__(self, raw: str, doc: Document) -> None:
-        self.lines = split_lines(raw)
-        self.b = TreeBuilder(doc, conjunctions=CONJUNCTIONS, text_filter=close_joiners)
-        self.skip: set[int] = set()
-        self.footnotes: dict[int, Footnote] = {}
-        self.fn_numbers: set[int] = set()
+    def __init__(self, raw: str, doc: Document, settings: Settings) -> None:
+        super().__init__(raw, doc, settings)
+        n = len(self.lines)
+        laws_at = self.find(LAW_RE)
+        index_at = self.find(INDEX_RE, laws_at if laws_at < n else 0)
+        self.laws = range(min(laws_at, index_at), index_at)
+        self.footnotes = find_footnotes(self.lines, self.laws.start, self.laws.stop)
+        self.fn_numbers = {fn.number for fn in self.footnotes.values()}
         self.marker_nodes: dict[int, list[Node]] = {}
-        self._pending_markers: list[int] = []
-        self.last: dict[tuple[str, str], int] = {}
-        self.def_labels: dict[str, str] = {}
+        self.pending: list[int] = []
+        self.index_nodes: list[Node] = []
+        self.laws_ended = False
 
-    # -- line helpers -------------------------------------------------------------------
-    def text(self, i: int, record: bool = True) -> str:
-        """The line's text with footnote markers cut out (remembered unless peeking)."""
-
-        def cut(m: re.Match[str]) -> str:
-            n = int(m.group(2))
-            if n not in self.fn_numbers:
-                return m.group(0)
-            if record:
-                self._pending_markers.append(n)
-            return m.group(1)
-
-        return GLUED_RE.sub(cut, self.lines[i].text)
-
-    def _claim_markers(self) -> None:
-        cur = self.b.current_node
-        if cur is not None:
-            for n in self._pending_markers:
-                nodes = self.marker_nodes.setdefault(n, [])
-                if cur not in nodes:
-                    nodes.append(cur)
-        self._pending_markers = []
-
-    def next_content(self, i: int, end: int) -> int | None:
-        """Index of the next non-blank line that is neither footer nor footnote."""
-        j = i + 1
-        while j < end:
-            ln = self.lines[j]
-            if ln.stripped and j not in self.footnotes and not FOOTER_RE.match(ln.text):
-                return j
-            j += 1
-        return None
-
-    def add_text(self, i: int, text: str) -> None:
-        if text.strip():
-            self.b.add(self.lines[i], REAL_HYPHEN_RE.sub("\\1" + JOINER, text))
-
-    # -- parts of the book --------------------------------------------------------------
     def find(self, pattern: re.Pattern[str], start: int = 0) -> int:
         for i in range(start, len(self.lines)):
             if pattern.match(self.lines[i].text):
                 return i
         return len(self.lines)
 
-    def parse(self) -> ParseResult:
-        n = len(self.lines)
-        laws_at = self.find(LAW_RE)
-        defs_at = min(self.find(DEFINITIONS_RE), laws_at)
-        index_at = self.find(INDEX_RE, laws_at if laws_at < n else 0)
-        laws_at = min(laws_at, index_at)
-        defs_at = min(defs_at, index_at)
-        self.footnotes = find_footnotes(self.lines, laws_at, index_at)
-        self.fn_numbers = {fn.number for fn in self.footnotes.values()}
-        self.front(0, defs_at)
-        if defs_at < laws_at:
-            self.definitions(defs_at, laws_at)
-        self.laws(laws_at, index_at)
-        self.emit_footnotes()
-        index_nodes = parse_index(self.b, self.lines, index_at, n, self.def_labels)
-        result = self.b.result()
-        finish(result, self.marker_nodes, index_nodes)
-        return result
+    def is_furniture(self, i: int) -> bool:
+        """Page footers and the lines of footnote bodies."""
+        return i in self.footnotes or super().is_furniture(i)
 
-    def front(self, start: int, end: int) -> None:
-        count = 0
-        for i in range(start, end):
-            if i in self.skip or not self.lines[i].stripped or FOOTER_RE.match(self.lines[i].text):
-                continue
-            m = PREFACE_RE.match(self.lines[i].text)
-            if m:
-                count += 1
-                parts = [m.group(1)]
-                j = self.next_content(i, end)
-                while j is not None and not has_lower(self.lines[j].text):
-                    parts.append(self.lines[j].text)
-                    self.skip.add(j)
-                    j = self.next_content(j, end)
-                self.b.open_special("preface", f"preface/{count}", join_title(parts), self.lines[i])
-                continue
-            self.b.add(self.lines[i])
+    def read(self, i: int, record: bool = True) -> str:
+        """A line of the laws with its footnote markers cut out (remembered unless peeking)."""
+        if i not in self.laws:
+            return self.lines[i].text
 
-    def definitions(self, start: int, end: int) -> None:
-        heading = self.b.open_special(
-            "chapter", "chapter/definitions", self.lines[start].stripped, self.lines[start]
-        )
-        ended = True  # the previous definition's text is complete
-        after_term = False
-        for i in range(start + 1, end):
-            ln = self.lines[i]
-            if not ln.stripped or FOOTER_RE.match(ln.text):
-                continue
-            t = ln.stripped
-            if (
-                ended
-                and not after_term
-                and t[0].isupper()
-                and len(t) <= 45
-                and not re.search(r"[.,;:]$", t)
-            ):
-                node = self.b.open_special(
-                    "definition", f"def/{slug(t)}", t, ln, parent=heading.id, term=t
-                )
-                self.def_labels[slug(t)] = node.label
-                for alias in re.findall(r"\((.+?)\)", t):  # ``(IMP)``, ``(Matchpoint)``
-                    self.def_labels.setdefault(slug(alias), node.label)
-                after_term = True
-                continue
-            after_term = False
-            self.b.add(ln)
-            ended = bool(re.search(r"[.)»:]$", t))
+        def cut(m: re.Match[str]) -> str:
+            n = int(m.group(2))
+            if n not in self.fn_numbers:
+                return m.group(0)
+            if record:
+                self.pending.append(n)
+            return m.group(1)
 
-    def laws(self, start: int, end: int) -> None:
-        for i in range(start, end):
-            if i in self.skip or not self.lines[i].stripped:
-                continue
-            if i in self.footnotes:
-                continue
-            text = self.text(i)
-            for _name, pattern, handler in LAW_RULES:
-                m = pattern.match(text)
-                if m and handler(self, i, m):
-                    break
-            self._claim_markers()
+        return GLUED_RE.sub(cut, self.lines[i].text)
+
+    def line_done(self, i: int) -> None:
+        """The node the line went to carries the markers cut from it."""
+        cur = self.b.current_node
+        if cur is not None:
+            for n in self.pending:
+                nodes = self.marker_nodes.setdefault(n, [])
+                if cur not in nodes:
+                    nodes.append(cur)
+        self.pending = []
+
+    def end_laws(self) -> None:
+        """After the last law: the footnote nodes, each under its first carrier."""
+        if self.laws_ended:
+            return
+        self.laws_ended = True
         self.b.end_law_tree()
-
-    def emit_footnotes(self) -> None:
         for _n, fn in sorted({f.number: f for f in self.footnotes.values()}.items()):
             first = self.lines[fn.lines[0]]
             m = FOOTNOTE_START_RE.match(first.text)
@@ -313,128 +202,31 @@ class _Parser:
             if not anchors:
                 self.b.warn(first, f"footnote {fn.number} has no marker in the text")
 
-    # -- law rules ----------------------------------------------------------------------
-    def in_sequence(self, kind: str, ordinal: int) -> bool:
-        parent = self.b.container(kind)
-        if parent is None:
-            return False
-        return self.last.get((parent.id, kind), 0) + 1 == ordinal
-
-    def open(self, kind: str, part: str, ordinal: int, title: str, i: int) -> None:
-        parent = self.b.container(kind)
-        if parent is not None:
-            self.last[(parent.id, kind)] = ordinal
-        self.b.open_part(kind, part, title, self.lines[i])
-
-    def rule_footer(self, i: int, m: re.Match[str]) -> bool:
-        return True
-
-    def rule_law(self, i: int, m: re.Match[str]) -> bool:
-        end = len(self.lines)
-        parts = [m.group(2)]
-        j = self.next_content(i, end)
-        while j is not None:
-            t = self.text(j, record=False).strip()
-            if has_lower(t) or len(t) > 50 or not (parts[-1].endswith("-") or t[:1].isalpha()):
-                break
-            parts.append(self.text(j).strip())
-            self.skip.add(j)
-            j = self.next_content(j, end)
-        self.b.open_law(m.group(1), join_title(parts), self.lines[i])
-        self.last = {}
-        return True
-
-    def rule_section(self, i: int, m: re.Match[str]) -> bool:
-        letter = greek_section(m.group(1))
-        if not self.in_sequence("section", "ABCDEFGH".index(letter) + 1):
-            return False
-        rest = m.group(2)
-        if not is_heading(rest):
-            self.open("section", letter, "ABCDEFGH".index(letter) + 1, "", i)
-            self.add_text(i, rest)
-            return True
-        parts = [rest]
-        j = self.next_content(i, len(self.lines))
-        long_title = len(rest) >= 30 or rest.endswith("-")
-        if j is not None and long_title and self._continues_title(self.text(j, False).strip()):
-            parts.append(self.text(j).strip())
-            self.skip.add(j)
-        self.open("section", letter, "ABCDEFGH".index(letter) + 1, join_title(parts), i)
-        return True
-
-    def _continues_title(self, t: str) -> bool:
-        if not t or len(t) > 40 or re.search(r"[.,;:]$", t) or ". " in t:
-            return False
-        if any(p.match(t) for p in (LAW_RE, SECTION_RE, SUBSECTION_RE, ITEM_RE, SUBITEM_RE)):
-            return False
-        if t[0].islower() or re.fullmatch(r"\d+[^\W\d_]+\d*", t):
-            return True
-        words = [w for w in re.findall(r"[^\W\d_]+", t) if len(w) >= 4]
-        return bool(words) and all(w[0].isupper() for w in words)
-
-    def rule_subsection(self, i: int, m: re.Match[str]) -> bool:
-        n = int(m.group(1))
-        if not self.in_sequence("subsection", n):
-            return False
-        rest = m.group(2)
-        title_parts: list[str] = []
-        if is_strict_heading(rest):
-            end = len(self.lines)
-            parts, used = [rest], []
-            j = self.next_content(i, end)
-            if rest.endswith("-") and j is not None:
-                parts.append(self.text(j, record=False).strip())
-                used.append(j)
-                j = self.next_content(j, end)
-            # a subsection title stands alone: the paragraph under it is indented
-            if j is not None and re.match(r"^\s+[^\W\d_]", self.lines[j].text):
-                title_parts = [rest] + [self.text(k).strip() for k in used]
-                self.skip.update(used)
-        self.open("subsection", str(n), n, join_title(title_parts), i)
-        if not title_parts:
-            self.rest(i, rest)
-        return True
-
-    def rest(self, i: int, text: str) -> None:
-        """Text after a number: it may open an item or sub-item on the same line."""
-        for pattern, handler in ((ITEM_RE, self.rule_item), (SUBITEM_RE, self.rule_subitem)):
-            m = pattern.match(text)
-            if m and handler(i, m):
-                return
-        self.add_text(i, text)
-
-    def rule_item(self, i: int, m: re.Match[str]) -> bool:
-        letter = greek_item(m.group(1))
-        ordinal = "abcdefghijkl".index(letter) + 1
-        if not self.in_sequence("item", ordinal):
-            return False
-        self.open("item", letter, ordinal, "", i)
-        self.rest(i, m.group(2))
-        return True
-
-    def rule_subitem(self, i: int, m: re.Match[str]) -> bool:
-        ordinal = ROMAN.index(m.group(1)) + 1
-        if not self.in_sequence("subitem", ordinal):
-            return False
-        self.open("subitem", m.group(1), ordinal, "", i)
-        self.add_text(i, m.group(2))
-        return True
-
-    def rule_text(self, i: int, m: re.Match[str]) -> bool:
-        self.add_text(i, m.group(0))
-        return True
+    def end(self) -> None:
+        self.end_laws()
 
 
-#: The law-tree rules, tried in order; a rule that declines passes the line on.
-LAW_RULES: list[Rule] = [
-    ("footer", FOOTER_RE, _Parser.rule_footer),
-    ("law", LAW_RE, _Parser.rule_law),
-    ("section", SECTION_RE, _Parser.rule_section),
-    ("subsection", SUBSECTION_RE, _Parser.rule_subsection),
-    ("item", ITEM_RE, _Parser.rule_item),
-    ("subitem", SUBITEM_RE, _Parser.rule_subitem),
-    ("text", re.compile(r".*"), _Parser.rule_text),
-]
+@rule(FAMILY, "subject index")
+def on_subject_index(p: ElParser, i: int, m: re.Match[str]) -> int:
+    """``ΕΥΡΕΤΗΡΙΟ``: the laws end; the index takes the rest of the book."""
+    p.end_laws()
+    defs: dict[str, str] = {}
+    for node in p.b.text_nodes():
+        if node.kind == "definition":
+            term = str(node.attrs["term"])
+            defs[slug(term)] = node.label
+            for alias in re.findall(r"\((.+?)\)", term):  # ``(IMP)``, ``(Matchpoint)``
+                defs.setdefault(slug(alias), node.label)
+    p.index_nodes = parse_index(p.b, p.lines, i, len(p.lines), defs)
+    return len(p.lines)
+
+
+def el_footnotes(p: ElParser, result: ParseResult) -> None:
+    """Cross-link footnotes, flag notes for Greece and resolve index footnote refs."""
+    finish(result, p.marker_nodes, p.index_nodes)
+
+
+FINISHERS["el_footnotes"] = el_footnotes
 
 
 def finish(
@@ -466,11 +258,6 @@ def canonical(ref: str) -> str | None:
         return normalise_label(ref)
     except ValueError:
         return None
-
-
-def parse(raw: str, doc: Document) -> ParseResult:
-    """Parse the Greek 2017 Code into prefaces, definitions, Laws 1-93, footnotes and index."""
-    return _Parser(raw, doc).parse()
 
 
 # -- the subject index -------------------------------------------------------------------
@@ -625,7 +412,12 @@ def index_attrs(refs: str, term: str, defs: dict[str, str]) -> tuple[NodeAttrs, 
     return attrs, named
 
 
-@framework.parser("el2017")
-def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
+@parser(FAMILY)
+def parse_book(raw: str, doc: Document, settings: Settings) -> ParseResult:
     """Walk the book with its settings table (``corpus/parsers/el2017.toml``)."""
-    return parse(raw, doc)
+    return ElParser(raw, doc, settings).run()
+
+
+def parse(raw: str, doc: Document) -> ParseResult:
+    """Parse the Greek 2017 Code into prefaces, definitions, Laws 1-93, footnotes and index."""
+    return parse_book(raw, doc, _SETTINGS)

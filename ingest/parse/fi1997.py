@@ -1,6 +1,6 @@
 """Rules unique to ``fi-1997``: the Finnish Laws of Duplicate Bridge 1997 and its supplements.
 
-The book is parsed by the shared :class:`~ingest.parse.framework.LineParser` with the
+The book is parsed by the shared :class:`~ingest.parse.lineparser.LineParser` with the
 settings table ``corpus/parsers/fi1997.toml``; this module registers the rules only
 this book needs.
 
@@ -30,7 +30,8 @@ from typing import Unpack
 from ..labels import slug
 from ..model import Document, Node, NodeAttrs, ParseResult
 from . import framework
-from .framework import TEXT_FILTERS, LineParser, Settings, parser, rule, settings_for
+from .framework import Settings, parser, rule, settings_for
+from .lineparser import TEXT_FILTERS, LineParser
 
 FAMILY = "fi1997"
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9}

@@ -1,20 +1,21 @@
-"""Parser for ``fi-2007``: the 2007 Laws of Duplicate Bridge in Finnish (truncated).
+"""Rules unique to ``fi-2007``: the 2007 Laws of Duplicate Bridge in Finnish (truncated).
 
 The extraction put every printed page on one line, ending with the footer
 ``Suomen Bridgeliitto Finlands Bridgeförbund ry. 13``. Headings, sections,
-subsections, items and roman sub-items all run inline, so the parser first turns the
-pages into one *flow* of text (footers, footnote bodies and footnote markers cut
-out, every character keeping its raw offset) and then walks the flow with an
-ordered list of small rules:
+subsections, items and roman sub-items all run inline, so this module first turns
+the pages into one *flow* of text (footers, footnote bodies and footnote markers cut
+out, every character keeping its raw offset), which the shared
+:class:`~ingest.parse.flowparser.FlowParser` walks with the rules of
+``corpus/parsers/fi2007.toml``: the law headings (this book's ``toc law`` rule: the
+exact titles from the table of contents), then sections ``A. Title``, subsections
+``1.``, items ``a.`` and sub-items ``(i)`` (the shared ``next marker`` rule), each
+accepted only when it is the next number or letter expected at that level.
 
-1. front matter: title page, table of contents, the prefaces (exact headings);
-2. definitions: one node per term of :data:`DEFINITION_TERMS`, in printed order;
-3. law headings ``12 KILPAILUNJOHTAJAN HARKINTAVALTA`` (exact titles from the TOC);
-4. sections ``A. Title``, subsections ``1.``, items ``a.``, sub-items ``(i)``, each
-   accepted only when it is the next number or letter expected at that level.
-
-The text stops at the end of Law 18; Laws 19-93 are built from the table of
-contents with no text and ``attrs["has_text"] = False``.
+Before the first law: the front matter (title page, table of contents, the prefaces,
+by their exact headings) and the definitions, one node per term of
+:data:`DEFINITION_TERMS`, in printed order (manual corrections in
+``corpus/errata/fi-2007.toml``). The text stops at the end of Law 18; Laws 19-93 are
+built from the table of contents with no text and ``attrs["has_text"] = False``.
 """
 
 from __future__ import annotations
@@ -27,17 +28,19 @@ from ..clean import HYPHEN_CONJUNCTIONS, dehyphenate_inline
 from ..labels import slug as label_slug
 from ..lines import Line, split_lines
 from ..model import Document, Node, NodeAttrs, ParseResult
-from . import framework
-from .tree import TreeBuilder
+from .flowparser import Flow, FlowParser, find, inline_title
+from .framework import BoundRule, Settings, parser, rule, settings_for
 
+FAMILY = "fi2007"
+_SETTINGS = settings_for(FAMILY)
 FOOTER_RE = re.compile(languages.furniture("fi", "fi2007_footer"))
 #: A footnote body: ``N. One sentence.`` closing the page (before the footer).
-FOOTNOTE_BODY = r"(?:^|\s)({n})\. ([A-ZÄÖÅ][^.]*\.)\s*$"
+FOOTNOTE_BODY = _SETTINGS.pattern("footnote_body").pattern
 #: A footnote marker left as a loose digit between two words: ``pakasta 1 tai``.
-FOOTNOTE_MARKER = r"(?<=[^\W\d_]) ({n})(?=\s+[a-zäöå])"
+FOOTNOTE_MARKER = _SETTINGS.pattern("footnote_marker").pattern
 #: Failing that, a marker before a full stop: ``kilpailunjohtaja 3. Kilpailunjohtajan``
 #: (this form is also how a subsection follows a section title, hence only a fallback).
-FOOTNOTE_MARKER_AT_STOP = r"(?<=[^\W\d_]) ({n})(?=\.)"
+FOOTNOTE_MARKER_AT_STOP = _SETTINGS.pattern("footnote_marker_at_stop").pattern
 
 #: Why a law listed in the table of contents has no text (filled with the last law).
 MISSING = "the source text stops inside Law {last}"
@@ -46,13 +49,14 @@ MISSING = "the source text stops inside Law {last}"
 #: settings table): the front-matter headings, in printed order, as (label, heading
 #: pattern) -- the heading (without a closing colon) becomes the node title; ``toc`` and
 #: ``definitions`` are read apart -- and the defined terms in the order the book prints them.
-_ERRATA = framework.settings_for("fi2007").errata
+_ERRATA = _SETTINGS.errata
 PREFACES = tuple((label, pattern) for label, pattern in _ERRATA["prefaces"]["headings"])
 DEFINITION_TERMS = tuple(_ERRATA["definitions"]["terms"])
 
-ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
-SECTION_LETTERS = "ABCDEFGHIJKL"
-ITEM_LETTERS = "abcdefghijkl"
+#: A section's inline title (``A. Aloituspaikka Kilpailunjohtaja …``).
+section_title = inline_title
+
+__all__ = ["DEFINITION_TERMS", "build_flow", "parse", "parse_toc", "section_title", "slug"]
 
 
 # -- the flow: pages joined, furniture and footnotes cut out, raw offsets kept ----------
@@ -68,20 +72,10 @@ class Footnote:
 
 
 @dataclass
-class Flow:
-    """The book's text as one string; ``pos[i]``/``nos[i]`` locate character ``i``."""
+class PageFlow(Flow):
+    """The flow of the pages, with the footnotes cut out of it."""
 
-    text: str = ""
-    pos: list[int] = field(default_factory=list)
-    nos: list[int] = field(default_factory=list)
-    pages: dict[int, int] = field(default_factory=dict)  # line no -> printed page
     footnotes: list[Footnote] = field(default_factory=list)
-
-    def line(self, a: int, b: int) -> Line:
-        """A :class:`Line` for the flow slice ``[a, b)`` with its raw offsets."""
-        a = min(a, len(self.text) - 1)
-        end = self.pos[b - 1] + 1 if b > a else self.pos[a]
-        return Line(self.nos[a], self.pos[a], end, self.text[a:b])
 
 
 def _page_cuts(line: Line, next_fn: int) -> tuple[int, list[tuple[int, int]], Footnote | None]:
@@ -102,14 +96,14 @@ def _page_cuts(line: Line, next_fn: int) -> tuple[int, list[tuple[int, int]], Fo
         cuts.append((m.start(), len(text)))
         body_end = m.start()
     body = text[:body_end]
-    fm = re.search(FOOTNOTE_BODY.format(n=next_fn or r"\d{1,2}"), body)
+    fm = re.search(FOOTNOTE_BODY.replace("{n}", str(next_fn) if next_fn else r"\d{1,2}"), body)
     if not fm:
         return page, cuts, None
     number = fm.group(1)
     markers: list[int] = []
     # Before the first footnote the number is unknown: only the strict marker form.
     for pattern in (FOOTNOTE_MARKER, FOOTNOTE_MARKER_AT_STOP)[: 2 if next_fn else 1]:
-        found = re.finditer(pattern.format(n=number), body[: fm.start(1)])
+        found = re.finditer(pattern.replace("{n}", number), body[: fm.start(1)])
         markers = [mk.start() for mk in found]
         if markers:
             break
@@ -123,9 +117,9 @@ def _page_cuts(line: Line, next_fn: int) -> tuple[int, list[tuple[int, int]], Fo
     return page, cuts, note
 
 
-def build_flow(lines: list[Line]) -> Flow:
-    """Join the page lines into one :class:`Flow` without footers and footnotes."""
-    flow = Flow()
+def build_flow(lines: list[Line]) -> PageFlow:
+    """Join the page lines into one :class:`PageFlow` without footers and footnotes."""
+    flow = PageFlow()
     chars: list[str] = []
     next_fn = 0
     for line in lines:
@@ -184,119 +178,36 @@ def parse_toc(text: str) -> dict[int, tuple[str, int]]:
     return out
 
 
-def section_title(text: str) -> int:
-    """Length of the inline title at the start of ``text`` (``Aloituspaikka Kilp…``).
-
-    A title is a capitalised phrase whose later words are lower case; it ends at the
-    first word that starts with a capital, a digit or a parenthesis.
-    """
-    words = list(re.finditer(r"\S+", text))
-    end = 0
-    for k, w in enumerate(words):
-        first = w.group(0)[0]
-        if k and not first.islower():
-            break
-        end = w.end()
-    return end
-
-
-# -- structure rules (tried in order at every candidate position) -------------------------
-@dataclass
-class State:
-    """What the walker expects next at each level of the current law."""
-
-    law: int = 0
-    section: str = ""
-    subsection: int = 0
-    item: str = ""
-    subitem: str = ""
-
-
-def _next_letter(letters: str, cur: str) -> str:
-    return letters[letters.index(cur) + 1] if cur else letters[0]
-
-
-#: Structure may start right after the previous token, or after a sentence end.
-BOUNDARY = r"(?<=[.:!?)]\s)"
-
-
-def find(token: str, flow: str, pos: int, boundary: str = BOUNDARY) -> re.Match[str] | None:
-    """The first ``token`` at ``pos`` (after white space) or later after ``boundary``."""
-    space = re.compile(r"\s*").match(flow, pos)  # matches always, if only the empty string
-    at = space.end() if space else pos
-    m = re.compile(token).match(flow, at)
-    return m or re.compile(boundary + token).search(flow, pos)
-
-
+# -- the law headings ------------------------------------------------------------------
 def law_heading(n: int, title: str) -> re.Pattern[str]:
     """``12 KILPAILUNJOHTAJAN HARKINTAVALTA`` in the text (not the TOC: no page follows)."""
     words = r"\s+".join(re.escape(w) for w in title.split())
     return re.compile(rf"(?<![\w(]){n}\s+{words}(?=\s+\D)")
 
 
-def rule_law(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
-    # The next law; at the start, whichever law the text begins with (snippets).
-    wanted = [st.law + 1] if st.law else sorted(toc)
-    hits = [m for n in wanted if n in toc if (m := law_heading(n, toc[n][0]).search(flow, pos))]
-    return ("law", min(hits, key=lambda m: m.start())) if hits else None
-
-
-def rule_section(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
-    if not st.law:
-        return None
-    letter = _next_letter(SECTION_LETTERS, st.section)
-    m = find(rf"({letter})\. (?=[A-ZÄÖÅ])", flow, pos)
-    return ("section", m) if m else None
-
-
-def rule_subsection(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
-    if not st.law:
-        return None
-    m = find(rf"({st.subsection + 1})\. (?=\S)", flow, pos)
-    return ("subsection", m) if m else None
-
-
-def rule_item(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
-    if not st.subsection:
-        return None
-    letter = _next_letter(ITEM_LETTERS, st.item)
-    m = find(rf"({letter})\. (?=\S)", flow, pos, boundary=r"(?<![\w.])")
-    return ("item", m) if m else None
-
-
-def rule_subitem(flow: str, pos: int, st: State, toc) -> tuple[str, re.Match[str]] | None:
-    if not st.item:
-        return None
-    numeral = ROMAN[ROMAN.index(st.subitem) + 1] if st.subitem else ROMAN[0]
-    m = find(rf"\(({numeral})\) (?=\S)", flow, pos, boundary=r"(?<!\w)")
-    return ("subitem", m) if m else None
-
-
-#: Ordered structure rules; at a tie the earlier rule wins.
-RULES = (rule_law, rule_section, rule_subsection, rule_item, rule_subitem)
+@rule(FAMILY, "toc law")
+def find_toc_law(p: Fi2007Parser, r: BoundRule, pos: int) -> re.Match[str] | None:
+    """The next law's heading, printed inline: its exact title is known from the table
+    of contents. At the start, whichever law the text begins with (snippets)."""
+    last = int(p.last.get("law", 0))
+    wanted = [last + 1] if last else sorted(p.toc)
+    text = p.flow.text
+    hits = [m for n in wanted if n in p.toc if (m := law_heading(n, p.toc[n][0]).search(text, pos))]
+    return min(hits, key=lambda m: m.start()) if hits else None
 
 
 # -- the parser -----------------------------------------------------------------------------
-class _Walker:
-    def __init__(self, flow: Flow, doc: Document) -> None:
-        self.flow = flow
-        self.b = TreeBuilder(doc, text_filter=lambda t: dehyphenate_inline(t, HYPHEN_CONJUNCTIONS))
-        self.opened: list[tuple[int, Node]] = []  # (flow position, node) in order
+class Fi2007Parser(FlowParser):
+    """The shared flow parser with the table of contents, the front matter from the
+    errata, the laws the text does not reach and the footnotes of the pages."""
+
+    flow: PageFlow
+
+    def __init__(self, flow: PageFlow, doc: Document, settings: Settings) -> None:
+        super().__init__(flow, doc, settings)
         self.toc: dict[int, tuple[str, int]] = {}
         self.toc_lines: dict[int, Line] = {}
         self.found: dict[int, Node] = {}  # laws whose heading the text prints
-
-    def _open(self, pos: int, node: Node | None) -> None:
-        """Remember where ``node`` starts and the printed page it starts on."""
-        if node is not None:
-            self.opened.append((pos, node))
-            page = self.flow.pages.get(self.flow.nos[pos])
-            if page:
-                node.attrs["printed_page"] = page
-
-    def add(self, a: int, b: int) -> None:
-        if b > a and self.flow.text[a:b].strip():
-            self.b.add(self.flow.line(a, b))
 
     # front matter ---------------------------------------------------------------
     def front_matter(self, end: int) -> None:
@@ -318,7 +229,7 @@ class _Walker:
             else:
                 title = text[at:body].rstrip(":")
                 node = self.b.open_special("preface", label, title, self.flow.line(at, body))
-                self._open(at, node)
+                self.note_open(at, node)
                 self.add(body, nxt)
 
     def read_toc(self, a: int, b: int) -> None:
@@ -349,52 +260,20 @@ class _Walker:
             node = self.b.open_special(
                 "definition", f"def/{slug(term)}", term, self.flow.line(at, body), **attrs
             )
-            self._open(at, node)
+            self.note_open(at, node)
             self.add(body, nxt)
 
     # laws -----------------------------------------------------------------------
-    def laws(self, a: int) -> None:
-        text = self.flow.text
-        st = State()
-        pos = a
-        while True:
-            hits = [h for rule in RULES if (h := rule(text, pos, st, self.toc))]
-            if not hits:
-                break
-            kind, m = min(hits, key=lambda h: h[1].start())
-            self.add(pos, m.start())
-            pos = self.open(kind, m, st)
-        self.add(pos, len(text))
-
-    def open(self, kind: str, m: re.Match[str], st: State) -> int:
-        text = self.flow.text
+    def open_law(self, m: re.Match[str]) -> int:
+        """Open a law found by its heading: the title and page from the table of contents."""
         at, end = m.start(), m.end()
-        if kind == "law":
-            n = int(m.group(0).split()[0])
-            title, page = self.toc[n]
-            node = self.b.open_law(str(n), title, self.flow.line(at, end), page=page)
-            self.found[n] = node
-            st.law, st.section, st.subsection, st.item, st.subitem = n, "", 0, "", ""
-            self._open(at, node)
-            return end
-        part = m.group(1)
-        title = ""
-        if kind == "section":
-            tlen = section_title(text[end:])
-            title = text[end : end + tlen]
-            st.section, st.subsection, st.item, st.subitem = part, 0, "", ""
-            node_end = end + tlen
-        else:
-            node_end = end
-            if kind == "subsection":
-                st.subsection, st.item, st.subitem = int(part), "", ""
-            elif kind == "item":
-                st.item, st.subitem = part, ""
-            else:
-                st.subitem = part
-        part_node = self.b.open_part(kind, part, title, self.flow.line(at, node_end))
-        self._open(at, part_node)
-        return node_end
+        n = int(m.group(0).split()[0])
+        title, page = self.toc[n]
+        node = self.b.open_law(str(n), title, self.flow.line(at, end), page=page)
+        self.found[n] = node
+        self.started("law", str(n))
+        self.note_open(at, node)
+        return end
 
     def missing_laws(self) -> None:
         """Laws the text does not reach get their TOC title, no text, and the reason."""
@@ -428,27 +307,21 @@ class _Walker:
             extra[fn.id] = [a.id for a in anchors[1:] if a.id != anchors[0].id]
         return extra
 
-    def node_at(self, pos: int) -> Node | None:
-        found = None
-        for at, node in self.opened:
-            if at > pos:
-                break
-            found = node
-        return found
 
-
-def parse(raw: str, doc: Document) -> ParseResult:
-    """Parse the fi-2007 book into prefaces, definitions, laws 1-93 and footnotes."""
+@parser(FAMILY)
+def parse_book(raw: str, doc: Document, settings: Settings) -> ParseResult:
+    """Walk the book with its settings table (``corpus/parsers/fi2007.toml``)."""
     flow = build_flow(split_lines(raw))
-    w = _Walker(flow, doc)
+    w = Fi2007Parser(flow, doc, settings)
     w.read_toc(max(flow.text.find("Sisältö"), 0), len(flow.text))
-    first = rule_law(flow.text, 0, State(), w.toc)
-    law_start = first[1].start() if first else len(flow.text)
+    law_rule = next(r for r in w.rules if r.name == "law")
+    first = find_toc_law(w, law_rule, 0)
+    law_start = first.start() if first else len(flow.text)
     w.front_matter(law_start)
-    w.laws(law_start)
+    w.walk(law_start)
     w.missing_laws()
     extra = w.footnotes()
-    result = w.b.result()
+    result = w.result()
     by_id = result.by_id()
     for fn_id, others in extra.items():
         for other in others:
@@ -457,7 +330,6 @@ def parse(raw: str, doc: Document) -> ParseResult:
     return result
 
 
-@framework.parser("fi2007")
-def parse_book(raw: str, doc: Document, settings: framework.Settings) -> ParseResult:
-    """Walk the book with its settings table (``corpus/parsers/fi2007.toml``)."""
-    return parse(raw, doc)
+def parse(raw: str, doc: Document) -> ParseResult:
+    """Parse the fi-2007 book into prefaces, definitions, laws 1-93 and footnotes."""
+    return parse_book(raw, doc, _SETTINGS)

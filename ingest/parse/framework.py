@@ -12,28 +12,36 @@ This module holds what every parser shares:
 
 * :class:`Settings` and :func:`settings_for` (the settings table of a family);
 * :data:`RULES` and :func:`rule` (the registry of named rules), :func:`dispatch` (the
-  one loop that tries a book's rules in order);
-* :func:`next_marker` (which marker comes next at a level, for every numbering scheme);
-* :func:`split_title` (whether the words after a marker are a title);
-* :data:`JOINER`, :func:`protect_hyphen` and :func:`close_joiners` (one character
-  that keeps a real line-end hyphen away from the shared dehyphenation);
-* :class:`LineParser`, the settings-driven line parser a new book uses as it is.
+  one loop that tries a book's rules in order, those of the current part of the book);
+* :func:`next_marker`, :func:`marker_label` and :func:`scheme_of` (which marker comes
+  next at a level and what it is called in a label, for every numbering scheme,
+  Greek letters included);
+* :func:`split_title`, :func:`is_heading` and :func:`is_strict_heading` (whether the
+  words after a marker are a title) and :func:`join_title` (wrapped title lines);
+* :data:`JOINER`, :func:`protect_hyphen`, :func:`protect_line_ends` and
+  :func:`close_joiners` (one character that keeps a real line-end hyphen away from the
+  shared dehyphenation, and the two ways a book says which hyphens are real);
+* :func:`glued_marker` (a footnote mark glued to the word it follows).
+
+The line parser every line-by-line book uses, and the shared rules it dispatches,
+are in :mod:`.lineparser`; the flow parser, for a book whose markers run inline with
+its text, in :mod:`.flowparser`.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..clean import HYPHEN_CONJUNCTIONS
-from ..labels import ROMAN, slug
-from ..lines import Line, split_lines
-from ..model import LAW_KINDS, Document, Node, NodeAttrs, ParseResult
-from .tree import TreeBuilder
+from ..labels import GREEK_CAPITALS, GREEK_ITEMS, ROMAN, greek_item, greek_section
+from ..lines import MARKER_RE, Line
+from ..model import LAW_KINDS, Document, ParseResult
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "corpus"
 
@@ -60,19 +68,69 @@ def close_joiners(text: str) -> str:
     return re.sub(JOINER + r"\s*", "", text)
 
 
+def protect_line_ends(
+    lines: list[Line],
+    raw: str,
+    is_furniture: Callable[[Line], bool],
+    prefixes: Iterable[str] = (),
+    vocabulary: bool = False,
+) -> list[Line]:
+    """Mark the real line-end hyphens of a whole book (``icke-\\nfelande``, ``25-0-\\nskalan``).
+
+    A hyphen followed by a word on a later line (page furniture skipped) is kept after
+    a digit, after an abbreviation in capitals, after one of ``prefixes``, and, with
+    ``vocabulary``, when the book writes the hyphenated compound elsewhere but never
+    the joined word.
+    """
+    words = re.findall(r"\w+(?:-\w+)+|\w+", MARKER_RE.sub("\n", raw)) if vocabulary else []
+    vocab = Counter(w.lower() for w in words)
+    keep_after = frozenset(prefixes)
+    out = list(lines)
+    for i, line in enumerate(out):
+        m = re.search(r"([\w-]*\w)-\s*$", line.text)
+        if not m:
+            continue
+        nxt = next((n for n in out[i + 1 : i + 8] if n.stripped and not is_furniture(n)), None)
+        w = re.match(r"\s*(\w+)", nxt.text) if nxt else None
+        if not w:
+            continue
+        left, right = m.group(1), w.group(1)
+        last_part = left.split("-")[-1]
+        joined, hyphened = (left + right).lower(), f"{left}-{right}".lower()
+        keep = (
+            last_part[-1].isdigit()
+            or last_part.lower() in keep_after
+            or (len(last_part) > 1 and last_part.isupper())
+            or (vocab[hyphened] > 0 and vocab[joined] == 0)
+        )
+        if keep:
+            text = line.text[: m.end(1)] + "-" + JOINER + line.text[m.end(1) + 1 :]
+            out[i] = replace(line, text=text)
+    return out
+
+
+def glued_marker(marker: str) -> re.Pattern[str]:
+    """A footnote mark (``*``, ``**``) glued to the word before it (``oväntad*``)."""
+    return re.compile(r"(?<=[^\s*])" + re.escape(marker) + r"(?!\*)")
+
+
 # -- numbering -----------------------------------------------------------------------
-#: The numbering schemes a level may use; ``next_marker`` knows each.
-SCHEMES = ("upper", "lower", "number", "roman")
+#: The numbering schemes a level may use; ``next_marker`` knows each. The Greek ones
+#: are printed in Greek letters and labelled by position in the Latin alphabet.
+SCHEMES = ("upper", "lower", "number", "roman", "greek_upper", "greek_lower")
+_GREEK = {"greek_upper": (GREEK_CAPITALS, greek_section), "greek_lower": (GREEK_ITEMS, greek_item)}
 
 
 def next_marker(scheme: str, last: str | None) -> str:
     """The marker that follows ``last`` at a level numbered by ``scheme``.
 
     ``last`` is None at the start of a level. Returns ``"?"`` past the end of a
-    finite scheme (roman numerals up to xii).
+    finite scheme (roman numerals up to xii, the Greek letters of the labels).
 
     >>> next_marker("upper", "B"), next_marker("number", None), next_marker("roman", "iii")
     ('C', '1', 'iv')
+    >>> next_marker("greek_upper", "Ε"), next_marker("greek_lower", "ι")
+    ('ΣΤ', 'ια')
     """
     if scheme == "number":
         return "1" if last is None else str(int(last) + 1)
@@ -84,7 +142,39 @@ def next_marker(scheme: str, last: str | None) -> str:
         if last is None:
             return "A" if scheme == "upper" else "a"
         return chr(ord(last) + 1)
+    if scheme in _GREEK:
+        letters = _GREEK[scheme][0]
+        if last is None:
+            return letters[0]
+        pos = ordinal(scheme, last)  # from 1: the index of the letter after ``last``
+        return letters[pos] if pos < len(letters) else "?"
     raise SettingsError(f"unknown numbering scheme {scheme!r} (known: {', '.join(SCHEMES)})")
+
+
+def marker_label(scheme: str, marker: str) -> str:
+    """What a printed marker is called in a label: itself, or for a Greek scheme the
+    Latin letter of the same position (``ΣΤ`` -> ``F``, ``ιβ`` -> ``l``).
+
+    Raises:
+        ValueError: if ``marker`` is not a letter of the Greek scheme.
+    """
+    if scheme in _GREEK:
+        return _GREEK[scheme][1](marker)
+    return marker
+
+
+def ordinal(scheme: str, marker: str) -> int:
+    """The position of a marker in its level, from 1 (``C`` -> 3, ``iv`` -> 4, ``Γ`` -> 3).
+
+    Raises:
+        ValueError: if ``marker`` does not belong to ``scheme``.
+    """
+    label = marker_label(scheme, marker)
+    if scheme == "number":
+        return int(label)
+    if scheme == "roman":
+        return ROMAN.index(label) + 1
+    return ord(label.upper()) - ord("A") + 1
 
 
 def scheme_of(marker: str) -> str:
@@ -92,6 +182,28 @@ def scheme_of(marker: str) -> str:
     if marker.isdigit():
         return "number"
     return "upper" if marker.isupper() else "lower"
+
+
+def schemes(numbering: dict[str, Any], kind: str) -> tuple[str, ...]:
+    """The schemes a level may be numbered by (a list in the table: the first marker of
+    the level decides, e.g. sub-items ``(i)`` or ``(1)``)."""
+    value = numbering.get(kind, ())
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def fits(scheme: str, marker: str) -> bool:
+    """Whether a printed marker can belong to ``scheme``."""
+    if scheme == "number":
+        return marker.isdigit()
+    if scheme == "roman":
+        return marker in ROMAN
+    if scheme in _GREEK:
+        try:
+            marker_label(scheme, marker)
+        except ValueError:
+            return False
+        return True
+    return len(marker) == 1 and (marker.isupper() if scheme == "upper" else marker.islower())
 
 
 # -- title or running text -----------------------------------------------------------
@@ -148,6 +260,42 @@ def split_title(
     return rest, False
 
 
+def has_lower(text: str) -> bool:
+    """Whether ``text`` has a lower-case letter (of any alphabet)."""
+    return any(c.islower() for c in text)
+
+
+def is_heading(text: str) -> bool:
+    """True when ``text`` reads as a printed heading, not the start of a sentence.
+
+    Headings are Title Case (``Ανακάλυψη Ελαττωματικού Χεριού πριν την Έναρξη``);
+    a sentence starts in lower case, ends with punctuation, holds a full stop, or
+    has mostly lower-case words (``Να απαιτήσει από τον αμυνόμενο να αποσύρει την``).
+    """
+    t = text.strip()
+    if not t or t[0].islower() or re.search(r"[.,;:]$", t) or re.search(r"\.\s", t):
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
+    if len(words) < 2:
+        return True
+    return sum(w[0].isupper() for w in words) / len(words) >= 0.5
+
+
+def is_strict_heading(text: str) -> bool:
+    """A heading with every longer word capitalised and no punctuation at all."""
+    t = text.strip().rstrip("-")
+    words = [w for w in re.findall(r"[^\W\d_]+", t)[1:] if len(w) >= 4]
+    return bool(words) and is_heading(t) and "," not in t and all(w[0].isupper() for w in words)
+
+
+def join_title(parts: list[str]) -> str:
+    """Join wrapped title lines, closing a line-end hyphen (``ΠΡΟΣΔΙΟΡΙ-`` ``ΣΜΟΣ``)."""
+    out = ""
+    for p in (p.strip() for p in parts):
+        out = out[:-1] + p if out.endswith("-") and p[:1].isalpha() else f"{out} {p}".strip()
+    return re.sub(r"\s+", " ", out)
+
+
 # -- settings ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RuleSpec:
@@ -156,6 +304,7 @@ class RuleSpec:
     name: str
     handler: str
     pattern: re.Pattern[str] | None = None
+    modes: tuple[str, ...] = ()  # the parts of the book it is tried in (all if empty)
 
 
 @dataclass(frozen=True)
@@ -166,7 +315,7 @@ class Settings:
     parser: str
     rules: tuple[RuleSpec, ...]
     patterns: dict[str, re.Pattern[str]]
-    numbering: dict[str, str]
+    numbering: dict[str, Any]
     title: dict[str, Any]
     hyphen: dict[str, Any]
     values: dict[str, Any]
@@ -262,15 +411,24 @@ def load_settings(path: Path, corpus_dir: Path | None = None) -> Settings:
         pat = entry.get("pattern")
         if pat is not None and pat not in patterns:
             raise SettingsError(f"{path}: rule {entry['rule']!r} names unknown pattern {pat!r}")
+        modes = entry.get("modes", ())
+        if isinstance(modes, str) or not all(isinstance(m, str) for m in modes):
+            raise SettingsError(f"{path}: rule {entry['rule']!r}: modes must be a list of names")
         rules.append(
             RuleSpec(
-                entry.get("name", entry["rule"]), entry["rule"], patterns[pat] if pat else None
+                entry.get("name", entry["rule"]),
+                entry["rule"],
+                patterns[pat] if pat else None,
+                tuple(modes),
             )
         )
     numbering = dict(data.get("numbering", {}))
-    for kind, scheme in numbering.items():
-        if scheme not in SCHEMES:
-            raise SettingsError(f"{path}: {kind} numbered by unknown scheme {scheme!r}")
+    for kind in LAW_KINDS[1:]:
+        for scheme in schemes(numbering, kind):
+            if scheme not in SCHEMES:
+                raise SettingsError(f"{path}: {kind} numbered by unknown scheme {scheme!r}")
+    if numbering.get("sequence", "warn") not in ("warn", "strict"):
+        raise SettingsError(f"{path}: numbering sequence must be 'warn' or 'strict'")
     errata: dict[str, Any] = {}
     if data.get("errata"):
         errata = _read(base / data["errata"], "errata")
@@ -331,6 +489,7 @@ class BoundRule:
     name: str
     pattern: re.Pattern[str] | None
     handler: Callable[..., Any]
+    modes: tuple[str, ...] = ()
 
 
 def bind_rules(settings: Settings, scope: str | None = None) -> list[BoundRule]:
@@ -345,8 +504,13 @@ def bind_rules(settings: Settings, scope: str | None = None) -> list[BoundRule]:
         fn = RULES.get((scope, spec.handler)) or RULES.get(("shared", spec.handler))
         if fn is None:
             raise SettingsError(f"{settings.path}: unknown rule {spec.handler!r}")
-        out.append(BoundRule(spec.name, spec.pattern, fn))
+        out.append(BoundRule(spec.name, spec.pattern, fn, spec.modes))
     return out
+
+
+def rules_in(rules: Sequence[BoundRule], mode: str) -> list[BoundRule]:
+    """The rules tried in one part of the book (``mode``), in order."""
+    return [r for r in rules if not r.modes or mode in r.modes]
 
 
 def dispatch(rules: Sequence[BoundRule], ctx: Any, i: int, text: str) -> int | None:
@@ -377,359 +541,3 @@ def earliest(
     wins a tie)."""
     hits = [h for f in finders if (h := f(*args))]
     return min(hits, key=lambda h: h[1].start()) if hits else None
-
-
-# -- the settings-driven line parser -------------------------------------------------
-@dataclass
-class _Note:
-    node: Node
-    extended: bool = False  # a note that runs on over examples
-
-
-@dataclass
-class LineState:
-    """Where the walk is: the part of the book and the current law."""
-
-    mode: str = "front"  # front, defs, laws (and book modes such as a supplement)
-    def_parent: Node | None = None
-    law: Node | None = None
-    law_nodes: list[Node] = field(default_factory=list)
-    last_law: int | None = None  # None: no law seen yet in this series
-    last_part: dict[str, str] = field(default_factory=dict)
-    note: _Note | None = None
-    prefaces: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def _has_lower(text: str) -> bool:
-    return any(c.islower() for c in text)
-
-
-def is_caps_line(text: str) -> bool:
-    """A heading continuation: letters, none of them lower case."""
-    return any(c.isalpha() for c in text) and not _has_lower(text)
-
-
-#: Text filters a settings table may name (``[hyphen] filters``), in order.
-TEXT_FILTERS: dict[str, Callable[[str], str]] = {"close_joiners": close_joiners}
-
-
-class LineParser:
-    """Walks a book line by line with the rules its settings table lists.
-
-    The shared rules (registered as ``shared``): ``preface`` (a heading in the front
-    matter), ``definitions`` (the heading of the definitions), ``definition`` (a term
-    on its own line), ``law``, ``section``, ``subsection``, ``item``, ``subitem``,
-    ``footnote``. Page furniture (``[values] furniture``) is skipped; a line no rule
-    takes is text of the node last opened.
-    """
-
-    def __init__(self, raw: str, doc: Document, settings: Settings) -> None:
-        self.doc = doc
-        self.settings = settings
-        self.lines = split_lines(raw)
-        filters = [TEXT_FILTERS[n] for n in settings.hyphen.get("filters", ["close_joiners"])]
-        self.b = TreeBuilder(doc, conjunctions=settings.conjunctions, text_filter=_chain(filters))
-        self.s = LineState()
-        self.used: dict[str, int] = {}
-        self.rules = bind_rules(settings)
-        self.furniture = settings.pattern_list("furniture")
-        self.structural = settings.pattern_list("structural")
-        self.note_ends = settings.pattern_list("note_ends")
-        self.term_not_before = settings.pattern_list("term_not_before")
-        runs_on = settings.values.get("note_runs_on")
-        self.note_runs_on = settings.pattern(runs_on) if runs_on else None
-        self.keep = settings.keep_hyphen
-        self.law_modes = tuple(settings.values.get("law_modes", ("front", "defs", "laws")))
-        self.untitled_modes = tuple(settings.values.get("untitled_modes", ()))
-
-    # -- helpers -------------------------------------------------------------------
-    def text(self, i: int) -> str:
-        return self.lines[i].stripped if 0 <= i < len(self.lines) else ""
-
-    def is_furniture(self, i: int) -> bool:
-        t = self.lines[i].text
-        return any(p.match(t) for p in self.furniture)
-
-    def is_structural(self, text: str) -> bool:
-        """Does a stripped line open a heading, law, part or footnote?"""
-        return any(r.match(text) for r in self.structural)
-
-    def next_content(self, i: int) -> int | None:
-        """Index of the next line with text (page furniture skipped)."""
-        j = i + 1
-        while j < len(self.lines) and (not self.text(j) or self.is_furniture(j)):
-            j += 1
-        return j if j < len(self.lines) else None
-
-    def lookahead(self, i: int) -> tuple[str | None, str | None]:
-        """The next two lines with text (blank lines and page furniture skipped)."""
-        j = self.next_content(i)
-        if j is None:
-            return None, None
-        k = self.next_content(j)
-        return self.text(j), (self.text(k) if k is not None else None)
-
-    def protect(self, text: str) -> str:
-        return protect_hyphen(text, self.keep) if self.keep is not None else text
-
-    def add(self, line: Line, text: str | None = None) -> None:
-        self.b.add(line, self.protect(text if text is not None else line.text))
-
-    def law_attrs(self) -> NodeAttrs:
-        """Attributes every law of the current mode gets (a book's supplements)."""
-        return NodeAttrs()
-
-    def law_prefix(self) -> str:
-        """A prefix for law labels of the current mode (numbering that restarts)."""
-        return ""
-
-    def wrap_heading(self, i: int) -> int:
-        """Take an all-capitals next line as the rest of a heading."""
-        nxt = self.text(i + 1)
-        if nxt and is_caps_line(nxt) and not self.is_structural(nxt):
-            self.b.continue_title(nxt)
-            return i + 2
-        return i + 1
-
-    def check_order(self, kind: str, part: str, line: Line) -> None:
-        """Warn when ``part`` is not the marker that comes next at its level."""
-        level = LAW_KINDS.index(kind)
-        for k in LAW_KINDS[level + 1 :]:
-            self.s.last_part.pop(k, None)
-        prev = self.s.last_part.get(kind)
-        scheme = self.settings.numbering.get(kind) or scheme_of(part)
-        if scheme in ("upper", "lower") and prev is None:
-            scheme = scheme_of(part)  # a level that may start with either case
-        expected = next_marker(scheme, prev)
-        if part != expected:
-            self.b.warn(line, f"{kind} {part!r} where {expected!r} was expected")
-        self.s.last_part[kind] = part
-
-    def part(self, kind: str, part: str, i: int, rest: str) -> int:
-        """Open a provision below the law; its title or first text from ``rest``."""
-        if self.s.law is None:
-            return -1
-        line = self.lines[i]
-        self.check_order(kind, part, line)
-        nxt, after = self.lookahead(i)
-        no_titles = self.s.mode in self.untitled_modes and kind != "section"
-        title, wrapped = (
-            ("", False)
-            if no_titles
-            else split_title(
-                rest, len(line.text.rstrip()), nxt, after, self.is_structural, self.settings.title
-            )
-        )
-        node = self.b.open_part(kind, part, title, line)
-        if node is None:
-            return i + 1
-        self.s.law_nodes.append(node)
-        if wrapped:
-            return (self.next_content(i) or i) + 1
-        if not title and rest:
-            self.add(line, rest)
-        return i + 1
-
-    def anchor(self, marker: str) -> Node | None:
-        """The nearest provision of this law whose text has an unused ``marker``."""
-        pat = re.compile(r"(?<=[^\s*])" + re.escape(marker) + r"(?!\*)")
-        for node in reversed(self.s.law_nodes):
-            found = len(pat.findall("\n".join(self.b.own_lines(node))))
-            if found > self.used.get(f"{node.id}|{marker}", 0):
-                self.used[f"{node.id}|{marker}"] = self.used.get(f"{node.id}|{marker}", 0) + 1
-                return node
-        return None
-
-    def continue_note(self, i: int) -> int | None:
-        """Feed a line to the open footnote; None when the note has ended."""
-        note = self.s.note
-        assert note is not None
-        line, text = self.lines[i], self.text(i)
-        if not text:
-            j = self.next_content(i)
-            if j is not None and self.note_runs_on and self.note_runs_on.match(self.text(j)):
-                note.extended = True
-            if not note.extended:
-                self.s.note = None
-            return i + 1
-        law_level = any(r.match(text) for r in self.note_ends)
-        if law_level or (not note.extended and (line.page_break or self.is_structural(text))):
-            self.s.note = None
-            return None
-        self.b.extend_footnote(note.node, self.protect(line.text), line)
-        return i + 1
-
-    # -- driver --------------------------------------------------------------------
-    def run(self) -> ParseResult:
-        i = 0
-        while i < len(self.lines):
-            if self.is_furniture(i):
-                i += 1
-                continue
-            if self.s.note is not None:
-                nxt = self.continue_note(i)
-                if nxt is not None:
-                    i = nxt
-                    continue
-            text = self.text(i)
-            if not text:
-                i += 1
-                continue
-            nxt = dispatch(self.rules, self, i, text)
-            if nxt is None:
-                self.add(self.lines[i])
-                nxt = i + 1
-            i = nxt
-        result = self.b.result()
-        for name in self.settings.values.get("finish", ()):
-            FINISHERS[name](result.nodes)
-        return result
-
-
-def _chain(filters: list[Callable[[str], str]]) -> Callable[[str], str]:
-    def run(text: str) -> str:
-        for f in filters:
-            text = f(text)
-        return text
-
-    return run
-
-
-_GLUED_RE = re.compile(r"(?<=[^\s*])(\*{1,2})(?!\*)")
-
-
-def strip_leftover_markers(nodes: list[Node]) -> None:
-    """Remove footnote marks the builder left (a note cited twice).
-
-    The mark is linked to the latest earlier footnote of the same law with that marker.
-    """
-    latest: dict[tuple[str | None, str], str] = {}
-    for node in nodes:
-        if node.kind == "footnote":
-            latest[(node.law, str(node.attrs.get("marker")))] = node.id
-            continue
-        if node.kind not in LAW_KINDS:
-            continue
-        for marker in _GLUED_RE.findall(node.text):
-            note = latest.get((node.law, marker))
-            refs = node.attrs.setdefault("footnotes", [])
-            if note and note not in refs:
-                refs.append(note)
-        node.text = _GLUED_RE.sub("", node.text)
-
-
-#: Steps run on the finished nodes (``[values] finish``), in order.
-FINISHERS: dict[str, Callable[[list[Node]], None]] = {
-    "strip_leftover_markers": strip_leftover_markers
-}
-
-
-# -- shared rules ----------------------------------------------------------------------
-@rule("shared", "preface")
-def on_preface(p: LineParser, i: int, m: re.Match[str]) -> int:
-    """A heading in the front matter opens a preface."""
-    if p.s.mode != "front":
-        return -1
-    p.s.prefaces += 1
-    p.b.open_special("preface", f"preface/{p.s.prefaces}", m.group(1).strip(), p.lines[i])
-    return i + 1
-
-
-@rule("shared", "definitions")
-def on_definitions(p: LineParser, i: int, m: re.Match[str]) -> int:
-    """The heading of the definitions: the terms that follow hang under it."""
-    if p.s.mode not in ("front", "defs"):
-        return -1
-    p.b.end_law_tree()
-    node = p.b.open_special("chapter", "chapter/definitions", m.group(0).strip(), p.lines[i])
-    p.s.mode, p.s.def_parent = "defs", node
-    return i + 1
-
-
-@rule("shared", "definition")
-def on_term(p: LineParser, i: int, m: re.Match[str]) -> int:
-    """A defined term on a line of its own, its text on the lines that follow."""
-    if p.s.mode != "defs" or p.s.def_parent is None:
-        return -1
-    term = m.group(1).strip()
-    prev = p.text(i - 1)
-    if term[-1] in ".,;:" or (prev and not p.lines[i].page_break and not p.is_structural(prev)):
-        return -1
-    j = p.next_content(i)
-    if j is None or any(r.match(p.text(j)) for r in p.term_not_before):
-        return -1
-    p.b.open_special(
-        "definition", f"def/{slug(term)}", term, p.lines[i], parent=p.s.def_parent.id, term=term
-    )
-    return i + 1
-
-
-@rule("shared", "law")
-def on_law(p: LineParser, i: int, m: re.Match[str]) -> int:
-    """A law heading: number and a title in capitals (or, untitled, its first text)."""
-    if p.s.mode not in p.law_modes:
-        return -1
-    number, rest = int(m.group(1)), m.group(2)
-    line = p.lines[i]
-    if p.s.mode in p.settings.values.get("untitled_law_modes", ()):
-        title, body = "", rest
-    elif not rest or not rest[0].isupper() or _has_lower(rest):
-        return -1
-    else:
-        title, body = rest, ""
-    if p.s.mode in ("front", "defs"):
-        p.s.mode = "laws"
-    last = p.s.last_law
-    if last is not None and number != last + 1:
-        p.b.warn(line, f"law {number} after law {p.s.last_law}")
-    p.s.last_law = number
-    node = p.b.open_law(f"{p.law_prefix()}{number}", title, line, **p.law_attrs())
-    p.s.law, p.s.law_nodes, p.s.note = node, [node], None
-    p.s.last_part = {}
-    if body:
-        p.add(line, body)
-        return i + 1
-    return p.wrap_heading(i)
-
-
-@rule("shared", "section")
-def on_section(p: LineParser, i: int, m: re.Match[str]) -> int:
-    return p.part("section", m.group(1), i, m.group(2))
-
-
-@rule("shared", "subsection")
-def on_subsection(p: LineParser, i: int, m: re.Match[str]) -> int:
-    return p.part("subsection", m.group(1), i, m.group(2))
-
-
-@rule("shared", "item")
-def on_item(p: LineParser, i: int, m: re.Match[str]) -> int:
-    return p.part("item", m.group(1), i, m.group(2))
-
-
-@rule("shared", "subitem")
-def on_subitem(p: LineParser, i: int, m: re.Match[str]) -> int:
-    if "item" not in p.s.last_part:
-        return -1
-    return p.part("subitem", m.group(1), i, m.group(2))
-
-
-@rule("shared", "footnote")
-def on_footnote(p: LineParser, i: int, m: re.Match[str]) -> int:
-    """A note (``*`` text) attached to the provision whose text carries the mark."""
-    if p.s.law is None:
-        return -1
-    marker = m.group(1)
-    anchor = p.anchor(marker)
-    node = p.b.footnote(marker, p.protect(m.group(2)), p.lines[i], anchor=anchor or p.s.law)
-    if anchor is None:
-        node.attrs["unmarked"] = True  # referred to in words, not by a mark
-    p.s.note = _Note(node)
-    return i + 1
-
-
-@parser("lines")
-def parse_lines(raw: str, doc: Document, settings: Settings) -> ParseResult:
-    """Parse a book with the shared line rules its settings table lists."""
-    return LineParser(raw, doc, settings).run()
