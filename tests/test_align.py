@@ -301,6 +301,12 @@ def test_api_aligned_lexicon_sentences_tmx(client):
     assert r.status_code == 200 and any(x["translation"] == "ρενονσ" for x in r.json()["results"])
     assert client.get("/api/lexicon", params={"word": ""}).status_code in (400, 422)
     assert client.get("/api/lexicon", params={"word": "x" * 500}).status_code in (400, 422)
+    # languages are those of the language registry; anything else is a clear 400
+    ok = client.get("/api/lexicon", params={"word": "revokki", "lang": "fi", "to": "el"})
+    assert ok.status_code == 200 and ok.json()["results"]
+    for bad in ("xx", "FI", "f!"):
+        r = client.get("/api/lexicon", params={"word": "revokki", "lang": bad})
+        assert r.status_code == 400, bad
     r = client.get("/api/sentences", params={"a": "fi-2007/1", "b": "sv-2007/1"})
     assert r.status_code == 200 and r.json()["sentences"]
     assert client.get("/api/sentences", params={"a": "nope/1", "b": "sv-2007/1"}).status_code == 404

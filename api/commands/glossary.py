@@ -7,9 +7,11 @@ from pathlib import Path
 
 import click
 
+from lawgraph.ingest import languages
+
 from .options import DB_OPTION, open_db
 
-LANG_CHOICES = ("fi", "sv", "el", "et", "en")
+LANG_CHOICES = (*languages.codes(), "en")
 
 
 @click.command()

@@ -16,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel
 
 from lawgraph import store
+from lawgraph.ingest import languages
 from lawgraph.store.align import (
     METHODS,
     TmxError,
@@ -134,13 +135,17 @@ class LexiconOut(BaseModel):
 def lexicon(
     con: Con,
     word: Annotated[str, Query(min_length=1, max_length=100)],
-    lang: Literal["fi", "sv", "el"] | None = None,
-    to: Literal["fi", "sv", "el"] | None = None,
+    lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
+    to: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
 ) -> dict:
     """Translations of a word learned from the books' parallel provisions: ``p`` is
-    t(translation | word), ``p_back`` t(word | translation)."""
+    t(translation | word), ``p_back`` t(word | translation). ``lang`` and ``to`` are
+    language codes of the language registry."""
     if not word.strip():
         raise HTTPException(400, "give a word")
+    for code in (lang, to):
+        if code is not None and code not in languages.codes():
+            raise HTTPException(400, f"unknown language {code!r}")
     return {"word": word, "results": lexicon_lookup(con, word, lang=lang, to=to)}
 
 
