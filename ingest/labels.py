@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-GREEK_CAPITALS = ["Α", "Β", "Γ", "Δ", "Ε", "ΣΤ", "Ζ", "Η", "Θ", "Ι", "Κ", "Λ"]
-GREEK_ITEMS = ["α", "β", "γ", "δ", "ε", "στ", "ζ", "η", "θ", "ι", "ια", "ιβ", "ιγ", "ιδ"]
+from . import languages
+
+_GREEK = languages.get("el").letters
+#: Greek section capitals and item numerals in the order of the Latin letters they
+#: stand for (the Greek language file, ``[letters]``).
+GREEK_CAPITALS: list[str] = list(_GREEK["sections"])
+GREEK_ITEMS: list[str] = list(_GREEK["items"])
 LATIN = "ABCDEFGHIJKLMN"
 #: Latin letters that OCR or typesetting put in place of Greek capitals.
-LOOKALIKES = {"A": "Α", "B": "Β", "E": "Ε", "Z": "Ζ", "H": "Η", "I": "Ι", "K": "Κ"}
+LOOKALIKES: dict[str, str] = dict(_GREEK["lookalikes"])
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 
 
@@ -159,14 +164,12 @@ def normalise_label(text: str) -> str:
     return s
 
 
-_TRANSLIT = dict(
-    zip(
-        "αβγδεζηθικλμνξοπρσςτυφχψω",
-        ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p",
-         "r", "s", "s", "t", "y", "f", "ch", "ps", "o"],
-        strict=True,
-    )
-)  # fmt: skip
+#: Every registered language's transliteration to ASCII (for slugs).
+_TRANSLIT: dict[str, str] = {
+    k: v
+    for c in languages.codes()
+    for k, v in languages.get(c).letters.get("transliteration", {}).items()
+}
 
 
 def slug(text: str) -> str:

@@ -51,6 +51,10 @@ class Language:
     citations: dict[str, Any] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)
     stop_words: tuple[str, ...] = ()
+    #: a book's own letters: ``sections`` and ``items`` (the letters or numerals that
+    #: stand for A, B, C... and (a), (b), (c)... in order), ``lookalikes`` (Latin
+    #: capitals printed in their place) and ``transliteration`` (to ASCII, for slugs)
+    letters: dict[str, Any] = field(default_factory=dict)
     #: strength words by level (``should``, ``shall``) as the books' introductions rank
     #: them, the negations that turn one into a prohibition, and how many words after it
     #: such a negation may stand (Swedish "bör inte")
@@ -96,6 +100,7 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             citations=dict(data.get("citations", {})),
             furniture=dict(data.get("furniture", {})),
             stop_words=tuple(data.get("stop_words", ())),
+            letters=dict(data.get("letters", {})),
             strength={
                 k: v for k, v in data.get("strength", {}).items() if k in ("should", "shall")
             },
