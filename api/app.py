@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
+import networkx as nx
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
@@ -16,7 +18,8 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from lawgraph import store
 from lawgraph.graph.build import build_graph
-from lawgraph.store.serving import StoreChanged, StoreHolder
+from lawgraph.graph.query import citation_index
+from lawgraph.store.serving import StoreChanged, StoreHolder, settle_heap
 from lawgraph.web.pages import STATIC, TEMPLATES
 from lawgraph.web.pages import router as pages_router
 
@@ -30,6 +33,14 @@ log = logging.getLogger(__name__)
 VERSION = "0.1.0"
 MAX_IN_FLIGHT = 128
 CACHE_MB = 32.0
+
+
+def indexed_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
+    """The knowledge graph of a store, its citation edges indexed (what the graph routes
+    read), made once per store when it is loaded."""
+    graph = build_graph(con)
+    citation_index(graph)
+    return graph
 
 
 def create_app(
@@ -51,18 +62,19 @@ def create_app(
         StoreError: if the store is missing, of another schema version or damaged.
     """
     path = store.resolve_db(db)
-    holder = StoreHolder(path, build_graph)
+    holder = StoreHolder(path, indexed_graph)
     app = offline_app(title="lawgraph", version=VERSION, description=__doc__)
     app.state.holder = holder
     app.state.db = str(path)
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(search.router)  # early: the routes are tried in order
     app.include_router(documents.router)
     app.include_router(coverage.router)
     app.include_router(graph.router)  # before nodes: /api/nodes/{id}/citations
     app.include_router(align.router)  # before nodes: /api/nodes/{id}/aligned
     app.include_router(nodes.router)
-    for feature in (compare, glossary, search):
+    for feature in (compare, glossary):
         app.include_router(feature.router)
 
     app.include_router(pages_router)
@@ -122,6 +134,7 @@ def create_app(
 
     # FastAPI documents replacing the method to change the schema
     app.openapi = lambda: _openapi_with_400(app)  # type: ignore[method-assign]
+    app.add_middleware(search.SearchShortcut)  # innermost: inside the cache and gzip
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(ResponseCache, max_bytes=int(cache_mb * 1024 * 1024))
     app.add_middleware(
@@ -159,9 +172,14 @@ def app_from_env() -> FastAPI:
     ``LAWGRAPH_MAX_IN_FLIGHT`` and ``LAWGRAPH_CACHE_MB``.
     """
     hosts = os.environ.get("LAWGRAPH_ALLOWED_HOSTS")
-    return create_app(
+    app = create_app(
         os.environ.get("LAWGRAPH_DB"),
         allowed_hosts=[h for h in hosts.split(",") if h] if hosts else None,
         max_in_flight=int(os.environ.get("LAWGRAPH_MAX_IN_FLIGHT", MAX_IN_FLIGHT)),
         cache_mb=float(os.environ.get("LAWGRAPH_CACHE_MB", CACHE_MB)),
     )
+    # a worker process holds little but what it serves: keep that out of the garbage
+    # collector's way, now and after every switch to a new store
+    app.state.holder.settle = True
+    settle_heap()
+    return app

@@ -199,12 +199,22 @@ async def _cancel_on_disconnect(app: ASGIApp, scope: Scope, receive: Receive, se
         await gone.wait()
         return {"type": "http.disconnect"}
 
-    task = asyncio.ensure_future(app(scope, app_receive, send))
+    answered = False
+
+    async def send_and_note(message: Message) -> None:
+        nonlocal answered
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            answered = True  # before sending: the server may report the disconnect at once
+        await send(message)
+
+    task = asyncio.ensure_future(app(scope, app_receive, send_and_note))
 
     async def watch() -> None:
         while (await receive())["type"] != "http.disconnect":
             pass
-        if not task.done():
+        # uvicorn reports a disconnect as soon as the answer is complete: work left
+        # after that (closing dependencies, returning a connection) is not cancelled
+        if not task.done() and not answered:
             cancelled.set()
             gone.set()
             task.cancel()

@@ -1,6 +1,7 @@
 """Serving benchmark: throughput and latency under concurrency, and memory under exports.
 
-Usage: ``python bench/serve.py [--db STORE] [--seconds 10] [--workers N] [--json FILE]``.
+Usage: ``python bench/serve.py [--db STORE] [--seconds 10] [--mixed-seconds 60] [--workers N]
+[--json FILE]``.
 Without ``--db`` the corpus is ingested into a temporary store first.
 
 Starts ``lawgraph serve`` (``--workers``, default the core count) on a free loopback port
@@ -13,8 +14,8 @@ client, so the load generator costs little of the cores it shares with the serve
   closed loop, as a ratio of the health throughput; and open loop at 300 requests/s
   offered (latency counted from the time each request was due, so queueing counts);
 - ``/compare/16`` at 1 and at 64 connections, and the ratio;
-- a mixed load of 64 clients over search, provision pages, compare and graph routes:
-  p50, p99 and errors (any status but 200, 503 included);
+- a mixed load of 64 clients over search, provision pages, compare and graph routes
+  for ``--mixed-seconds`` (60): p50, p99 and errors (any status but 200, 503 included);
 - the same loads once more against a server started with ``--cache-mb 0``, so every
   answer is computed (the first server keeps repeated answers per store id);
 - the server's resident memory (VmRSS summed over its processes) after start, after the
@@ -256,18 +257,18 @@ async def warm(port: int, urls: list[str]) -> list[str]:
     return [u for u in urls if u in ok]
 
 
-async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
+async def run(port: int, pid: int, seconds: float, workers: int, mixed_seconds: float) -> dict:
     """Every load against a server with its answer cache on."""
     search, mixed = await paths()
     search, mixed = await warm(port, search), await warm(port, mixed)
-    r: dict = {"workers": workers, "seconds": seconds, "rss_start_mb": rss_mb(pid),
-               "mixed_urls": len(set(mixed))}  # fmt: skip
+    r: dict = {"workers": workers, "seconds": seconds, "mixed_seconds": mixed_seconds,
+               "rss_start_mb": rss_mb(pid), "mixed_urls": len(set(mixed))}  # fmt: skip
     r["health_32"] = await closed_loop(port, ["/api/health"], 32, seconds)
     r["search_32"] = await closed_loop(port, search, 32, seconds)
     r["search_open_300"] = await open_loop(port, search, 300, seconds)
     r["compare_1"] = await closed_loop(port, ["/compare/16"], 1, seconds)
     r["compare_64"] = await closed_loop(port, ["/compare/16"], 64, seconds)
-    r["mixed_64"] = await closed_loop(port, mixed, 64, seconds)
+    r["mixed_64"] = await closed_loop(port, mixed, 64, mixed_seconds)
     r["rss_before_exports_mb"] = rss_mb(pid)
     r["exports_16_s"], r["exports_16_errors"] = await exports(port, 16)
     r["rss_after_16_gexf_mb"] = rss_mb(pid)
@@ -278,7 +279,7 @@ async def run(port: int, pid: int, seconds: float, workers: int) -> dict:
     return r
 
 
-async def run_uncached(port: int, seconds: float) -> dict:
+async def run_uncached(port: int, seconds: float, mixed_seconds: float) -> dict:
     """The loads that repeat answers, against a server with no answer cache."""
     search, mixed = await paths()
     search, mixed = await warm(port, search), await warm(port, mixed)
@@ -287,7 +288,7 @@ async def run_uncached(port: int, seconds: float) -> dict:
     r["search_open_300"] = await open_loop(port, search, 300, seconds)
     r["compare_1"] = await closed_loop(port, ["/compare/16"], 1, seconds)
     r["compare_64"] = await closed_loop(port, ["/compare/16"], 64, seconds)
-    r["mixed_64"] = await closed_loop(port, mixed, 64, seconds)
+    r["mixed_64"] = await closed_loop(port, mixed, 64, mixed_seconds)
     r["search_vs_health"] = r["search_32"]["rps"] / r["health_32"]["rps"]
     r["compare_64_vs_1"] = r["compare_64"]["rps"] / r["compare_1"]["rps"]
     return r
@@ -296,7 +297,7 @@ async def run_uncached(port: int, seconds: float) -> dict:
 ROWS = [("/api/health, 32 conn (reference)", "health_32"), ("search mix, 32 conn", "search_32"),
         ("search mix, 300 req/s offered", "search_open_300"),
         ("/compare/16, 1 conn", "compare_1"), ("/compare/16, 64 conn", "compare_64"),
-        ("mixed routes, 64 clients", "mixed_64")]  # fmt: skip
+        ("mixed routes, 64 clients {mixed}", "mixed_64")]  # fmt: skip
 
 
 def table(r: dict, title: str) -> None:
@@ -304,6 +305,7 @@ def table(r: dict, title: str) -> None:
     print(f"{'load':34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
     for name, key in ROWS:
         x = r[key]
+        name = name.format(mixed=f"({r.get('mixed_seconds', 0):.0f} s)")
         rps = x.get("rps", x.get("offered_rps"))
         print(f"{name:34} {rps:8.0f} {x['p50_ms']:8.1f} {x['p99_ms']:8.1f} {x['errors']:7d}")
     print(f"search / health throughput        {r['search_vs_health']:.2f}  (target >= 0.25)")
@@ -333,6 +335,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", type=Path, help="store to serve (default: ingest a temporary one)")
     ap.add_argument("--seconds", type=float, default=10.0, help="length of each load")
+    ap.add_argument("--mixed-seconds", type=float, default=60.0, help="length of the mixed load")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
@@ -344,14 +347,16 @@ def main() -> None:
         port = free_port()
         proc = start_server(db, port, args.workers, 32)
         try:
-            result = asyncio.run(run(port, proc.pid, args.seconds, args.workers))
+            result = asyncio.run(run(port, proc.pid, args.seconds, args.workers,
+                                     args.mixed_seconds))  # fmt: skip
             result["rss_per_process_mb"] = per_process_rss(proc.pid)
         finally:
             proc.terminate()
             proc.wait(timeout=30)
         proc = start_server(db, port, args.workers, 0)
         try:
-            result["uncached"] = asyncio.run(run_uncached(port, args.seconds))
+            result["uncached"] = asyncio.run(run_uncached(port, args.seconds, args.mixed_seconds))
+            result["uncached"]["mixed_seconds"] = args.mixed_seconds
         finally:
             proc.terminate()
             proc.wait(timeout=30)

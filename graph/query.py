@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 
 from .build import citation_graph
@@ -48,11 +50,11 @@ def cites(
     _check(g, node_id)
     if depth < 1 or depth > 10:
         raise GraphQueryError("depth must be between 1 and 10")
-    cg = citation_graph(g)
-    edges = cg.in_edges if reverse else cg.out_edges
+    index = citation_index(g)
+    edges = index.cited_by if reverse else index.cites
 
     def expand(n: str) -> list[str]:
-        return [x for x in subtree(g, n) if x in cg] if include_children else [n]
+        return [x for x in subtree_list(g, n) if x in index.nodes] if include_children else [n]
 
     seen = {node_id}
     frontier = [node_id]
@@ -60,10 +62,10 @@ def cites(
     for hop in range(1, depth + 1):
         nxt = []
         for n in frontier:
+            inside = subtree_set(g, n)
             for inner in expand(n):
-                for u, v, d in edges(inner, data=True):
-                    other = u if reverse else v
-                    if other in seen or other in subtree_set(g, n):
+                for other, d in edges.get(inner, ()):
+                    if other in seen or other in inside:
                         continue
                     seen.add(other)
                     nxt.append(other)
@@ -81,11 +83,71 @@ def cites(
     return out
 
 
+@dataclass(frozen=True)
+class CitationIndex:
+    """The ``cites`` edges of a graph, indexed once (a served graph never changes).
+
+    ``cites`` and ``cited_by`` list, per provision, the other end and the edge data in
+    the order networkx gives them (:func:`graph.build.citation_graph`'s ``out_edges`` and
+    ``in_edges``); ``by_doc`` lists (source, target, raw) of the edges inside each
+    document; ``nodes`` are the provisions (what the citation graph view contains).
+    """
+
+    nodes: frozenset[str]
+    cites: dict[str, list[tuple[str, dict]]]
+    cited_by: dict[str, list[tuple[str, dict]]]
+    by_doc: dict[str, list[tuple[str, str, str]]]
+
+
+def citation_index(g: nx.MultiDiGraph) -> CitationIndex:
+    """The :class:`CitationIndex` of ``g``, made on first use and kept on the graph."""
+    index = g.graph.get("_citation_index")
+    if index is None:
+        nodes = frozenset(n for n, a in g.nodes(data=True) if a.get("type") == "node")
+        out: dict[str, list[tuple[str, dict]]] = {}
+        into: dict[str, list[tuple[str, dict]]] = {}
+        by_doc: dict[str, list[tuple[str, str, str]]] = {}
+        for u, v, d in g.edges(data=True):  # per source: targets in adjacency order
+            if d["type"] == "cites" and u in nodes and v in nodes:
+                out.setdefault(u, []).append((v, d))
+                doc = g.nodes[u]["doc"]
+                if g.nodes[v]["doc"] == doc:
+                    by_doc.setdefault(doc, []).append((u, v, d.get("raw", "")))
+        for v in nodes:  # per target: sources in the order of its predecessors
+            for u, keyed in g.pred[v].items():
+                if u in nodes:
+                    into_v = [(u, d) for d in keyed.values() if d["type"] == "cites"]
+                    if into_v:
+                        into.setdefault(v, []).extend(into_v)
+        index = g.graph["_citation_index"] = CitationIndex(nodes, out, into, by_doc)
+    return index
+
+
+def doc_citations(g: nx.MultiDiGraph, doc: str) -> nx.DiGraph[str | tuple[str]]:
+    """``nx.DiGraph(citation_graph(g, doc))`` (every provision of ``doc`` and its citations,
+    in the same order) made from the index: a new graph the caller may change."""
+    cg: nx.DiGraph[str | tuple[str]] = nx.DiGraph()
+    cg.add_nodes_from(
+        (n, a) for n, a in g.nodes(data=True) if a.get("type") == "node" and a["doc"] == doc
+    )
+    for u, v, _ in citation_index(g).by_doc.get(doc, ()):
+        cg.add_edge(u, v)
+    return cg
+
+
+def subtree_list(g: nx.MultiDiGraph, node_id: str) -> tuple[str, ...]:
+    """:func:`subtree`, cached per graph."""
+    cache = g.graph.setdefault("_subtree_lists", {})
+    if node_id not in cache:
+        cache[node_id] = tuple(subtree(g, node_id))
+    return cache[node_id]
+
+
 def subtree_set(g: nx.MultiDiGraph, node_id: str) -> frozenset[str]:
     """:func:`subtree` as a set, cached per graph."""
     cache = g.graph.setdefault("_subtrees", {})
     if node_id not in cache:
-        cache[node_id] = frozenset(subtree(g, node_id))
+        cache[node_id] = frozenset(subtree_list(g, node_id))
     return cache[node_id]
 
 
@@ -105,10 +167,10 @@ def ego(g: nx.MultiDiGraph, node_id: str, radius: int = 1) -> dict:
     inner = dict.fromkeys(subtree_set(g, node_id), node_id)
     nodes = [{"id": n, **_attrs(g, n)} for n in sorted(keep)]
     edges = set()
-    for u, v, d in citation_graph(g, g.nodes[node_id]["doc"]).edges(data=True):
+    for u, v, raw in citation_index(g).by_doc.get(g.nodes[node_id]["doc"], ()):
         u2, v2 = inner.get(u, u), inner.get(v, v)
         if u2 in keep and v2 in keep and u2 != v2:
-            edges.add((u2, v2, d.get("raw", "")))
+            edges.add((u2, v2, raw))
     return {
         "center": node_id,
         "nodes": nodes,
@@ -129,7 +191,7 @@ def path(g: nx.MultiDiGraph, a: str, b: str, either: bool = False) -> list[str]:
     _check(g, b)
     if g.nodes[a]["doc"] != g.nodes[b]["doc"]:
         raise GraphQueryError("a citation path stays within one document")
-    cg: nx.DiGraph[str | tuple[str]] = nx.DiGraph(citation_graph(g, g.nodes[a]["doc"]))
+    cg = doc_citations(g, g.nodes[a]["doc"])
     if either:
         cg.add_edges_from([(v, u) for u, v in cg.edges()])
     start, end = ("__start__",), ("__end__",)

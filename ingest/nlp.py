@@ -21,15 +21,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import cast
-
-import spacy
-from spacy.language import Language
-from spacy.symbols import ORTH
-from spacy.tokenizer import Tokenizer
-from spacy.tokens import Doc
+from typing import TYPE_CHECKING, cast
 
 from . import languages, lemma_table
+
+if TYPE_CHECKING:  # spaCy is imported when a pipeline is first made: serving never needs it
+    from spacy.language import Language
+    from spacy.tokenizer import Tokenizer
+    from spacy.tokens import Doc
 
 # Stemmers, abbreviations that end in a full stop but do not end a sentence, and extra
 # sentence ends: from the language files (ingest/languages/), live views of the registry.
@@ -105,8 +104,8 @@ def clear_caches() -> None:
     lemma.cache_clear()
 
 
-@Language.factory("lawgraph_lemmas", default_config={})
 def _make_lemmas(nlp: Language, name: str):
+    """The ``lawgraph_lemmas`` pipeline component (registered by :func:`pipeline`)."""
     lang = nlp.lang
 
     def set_lemmas(doc: Doc) -> Doc:
@@ -130,8 +129,14 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     if not languages.is_known(lang):
         known = ", ".join(languages.codes())
         raise ValueError(f"unsupported language {lang!r}; expected one of {known}")
+    import spacy
+    from spacy.language import Language
+    from spacy.symbols import ORTH
+
+    if not Language.has_factory("lawgraph_lemmas"):
+        Language.factory("lawgraph_lemmas", default_config={})(_make_lemmas)
     nlp = spacy.blank(lang)
-    tokenizer = cast(Tokenizer, nlp.tokenizer)  # spacy.blank's is always a Tokenizer
+    tokenizer = cast("Tokenizer", nlp.tokenizer)  # spacy.blank's is always a Tokenizer
     if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
         from spacy.util import compile_suffix_regex
 

@@ -15,6 +15,7 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .model import Citation, Document, Node, ParseWarning
 
@@ -47,6 +48,9 @@ CREATE TABLE citations (
 CREATE INDEX citations_source ON citations(source);
 CREATE INDEX citations_target ON citations(target);
 """
+
+
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -305,7 +309,37 @@ def has_table(con: sqlite3.Connection, name: str) -> bool:
     return row is not None
 
 
-def open_store(path: Path, verify: bool = False, immutable: bool = False) -> sqlite3.Connection:
+class StoreConnection(sqlite3.Connection):
+    """A read-only store connection with a place for what readers derive from the store.
+
+    A store is never changed once written (a new one is renamed over the path, and an
+    open connection goes on reading the file it opened), so what is derived from it
+    (:func:`derived`) holds as long as the connection. The server shares one such place
+    among all the connections to one store (:class:`api.serving.Snapshot`).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.derived: dict[str, Any] = {}
+
+
+def derived(con: sqlite3.Connection, key: str, make: Callable[[sqlite3.Connection], T]) -> T:
+    """``make(con)``, made once per store and kept with a read-only connection under ``key``.
+
+    On any other connection (one that writes, or a plain ``sqlite3`` one) it is made anew
+    every time. What is kept is shared: callers must not change it.
+    """
+    kept = getattr(con, "derived", None)
+    if kept is None:
+        return make(con)
+    try:
+        return kept[key]
+    except KeyError:
+        value = kept[key] = make(con)
+        return value
+
+
+def open_store(path: Path, verify: bool = False, immutable: bool = False) -> StoreConnection:
     """Open an existing store read-only.
 
     Args:
@@ -322,7 +356,9 @@ def open_store(path: Path, verify: bool = False, immutable: bool = False) -> sql
     if not path.is_file():
         raise StoreError(f"no store at {path}: run `lawgraph ingest` first")
     flags = "mode=ro&immutable=1" if immutable else "mode=ro"
-    con = sqlite3.connect(f"file:{path}?{flags}", uri=True, check_same_thread=False)
+    con = sqlite3.connect(
+        f"file:{path}?{flags}", uri=True, check_same_thread=False, factory=StoreConnection
+    )
     con.row_factory = sqlite3.Row
     try:
         version = meta(con, "schema_version")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from lawgraph.ingest.model import Citation, Node, ParseWarning, decode_attrs
 from lawgraph.ingest.store import (
@@ -19,6 +20,7 @@ from lawgraph.ingest.store import (
     SCHEMA_VERSION,
     StoreError,
     content_hash,
+    derived,
     has_table,
     meta,
     open_store,
@@ -34,6 +36,7 @@ __all__ = [
     "children",
     "citations",
     "content_hash",
+    "derived",
     "document",
     "documents",
     "has_table",
@@ -66,15 +69,18 @@ def _node(row: sqlite3.Row) -> Node:
     )
 
 
+def _document_rows(con: sqlite3.Connection) -> tuple[tuple[tuple[tuple[str, Any], ...], str], ...]:
+    rows = con.execute("SELECT * FROM documents ORDER BY ord").fetchall()
+    return tuple(
+        (tuple((k, r[k]) for k in r.keys() if k not in ("ord", "stats")), r["stats"])  # noqa: SIM118
+        for r in rows
+    )
+
+
 def documents(con: sqlite3.Connection) -> list[dict]:
     """Return every document as a dict (with its ingest ``stats``), in manifest order."""
-    rows = con.execute("SELECT * FROM documents ORDER BY ord").fetchall()
-    out = []
-    for r in rows:
-        d = {k: r[k] for k in r.keys() if k not in ("ord", "stats")}  # noqa: SIM118
-        d["stats"] = json.loads(r["stats"])
-        out.append(d)
-    return out
+    rows = derived(con, "documents", _document_rows)
+    return [dict(fields, stats=json.loads(stats)) for fields, stats in rows]
 
 
 def document(con: sqlite3.Connection, doc_id: str) -> dict | None:

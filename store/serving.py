@@ -1,8 +1,9 @@
 """The store as served: one immutable snapshot at a time, switched whole when the file changes.
 
 A :class:`Snapshot` is everything derived from one store file: its id (the content hash
-recorded at ingest), the knowledge graph, and a pool of read-only immutable connections,
-each used by one request at a time. A :class:`StoreHolder` notices when the file at the
+recorded at ingest), the knowledge graph, what the routes derive from the store (kept
+once for all its connections), and a pool of read-only immutable connections, each used
+by one request at a time. A :class:`StoreHolder` notices when the file at the
 store path was replaced (by ``lawgraph ingest``), loads and verifies the new store in the
 background while the old one keeps answering, and then switches every route at once.
 """
@@ -10,12 +11,14 @@ background while the old one keeps answering, and then switches every route at o
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import queue
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +37,23 @@ before its answer."""
 
 log = logging.getLogger(__name__)
 IDLE_CONNECTIONS = 16
+RELEASE_WAIT = 30.0
+"""Seconds a worker waits for the requests still using an old store before settling."""
 PROGRESS_STEPS = 20_000
 """SQLite virtual-machine steps between checks whether the request was cancelled."""
+
+
+def settle_heap() -> None:
+    """Collect garbage, then keep every object alive now out of the garbage collector's way.
+
+    A snapshot is some 150,000 long-lived objects (the graph, the search tables); a full
+    collection walks them all (about 60 ms with nothing else running), holding up every
+    request of the worker. Frozen (:func:`gc.freeze`), they are never walked again.
+    Called when a worker starts and after it switches to a new store.
+    """
+    gc.unfreeze()  # what the last call froze may be garbage now (an old snapshot)
+    gc.collect()
+    gc.freeze()
 
 
 class StoreChanged(Exception):
@@ -60,6 +78,9 @@ class Snapshot:
     key: tuple[int, int, int, int] | None
     graph: nx.MultiDiGraph
     schema_version: int = store.SCHEMA_VERSION
+    derived: dict = field(default_factory=dict, repr=False)
+    """What the routes derive from this store (:func:`ingest.store.derived`), shared by
+    every connection to it."""
     _idle: queue.SimpleQueue = field(default_factory=queue.SimpleQueue, repr=False)
 
     @classmethod
@@ -73,11 +94,17 @@ class Snapshot:
         Raises:
             StoreError: if it is missing, of another version or damaged.
         """
+        from lawgraph.ingest.search.tables import search_tables
+
         key = file_key(path)
         con = store.open_store(path, verify=True, immutable=True)
         try:
             store_id = store.meta(con, "content_hash") or ""
-            snap = cls(path, store_id, key, build_graph(con))
+            graph = build_graph(con)
+            # made here (in the background when the store is replaced), not by the first
+            # request that needs them (``build_graph`` indexes the graph's citations)
+            search_tables(con)
+            snap = cls(path, store_id, key, graph, derived=con.derived)
         except BaseException:
             con.close()
             raise
@@ -89,6 +116,7 @@ class Snapshot:
         if store.meta(con, "content_hash") != self.store_id:
             con.close()
             raise StoreChanged(f"{self.path} was replaced; retry")
+        con.derived = self.derived
         return con
 
     @contextlib.contextmanager
@@ -131,7 +159,11 @@ class StoreHolder:
     """The snapshot being served, replaced whole when the store file changes."""
 
     def __init__(
-        self, path: Path | str, build_graph: GraphBuilder, check_interval: float = 0.25
+        self,
+        path: Path | str,
+        build_graph: GraphBuilder,
+        check_interval: float = 0.25,
+        settle: bool = False,
     ) -> None:
         """Load the store at ``path`` (verified).
 
@@ -139,6 +171,8 @@ class StoreHolder:
             path: the store file.
             build_graph: derives the knowledge graph of each store loaded.
             check_interval: seconds between checks whether the file was replaced.
+            settle: call :func:`settle_heap` after each switch to a new store (a server
+                worker: the process holds nothing but what it serves).
 
         Raises:
             StoreError: if it is missing, of another version or damaged.
@@ -146,6 +180,7 @@ class StoreHolder:
         self.path = Path(path)
         self.check_interval = check_interval
         self.build_graph = build_graph
+        self.settle = settle
         self._snap = Snapshot.load(self.path, build_graph)
         self._checked = time.monotonic()
         self._loading: tuple[int, int, int, int] | None = None
@@ -178,8 +213,16 @@ class StoreHolder:
             self._failed, self.error = key, str(exc)
             log.error("new store refused, still serving %s: %s", self._snap.store_id[:12], exc)
         else:
+            old = weakref.ref(self._snap)
             self._snap, self._failed, self.error = snap, None, None
             log.warning("now serving store %s", snap.store_id[:12])
+            if self.settle:
+                # once the requests still answered from the old store are done (or after
+                # a while), so that the old store is freed rather than frozen
+                deadline = time.monotonic() + RELEASE_WAIT
+                while old() is not None and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                settle_heap()
         finally:
             self._loading = None
 

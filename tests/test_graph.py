@@ -11,7 +11,7 @@ from lawgraph.api.app import create_app
 from lawgraph.api.cli import main
 from lawgraph.graph.build import build_graph, citation_graph
 from lawgraph.graph.export import export_bytes, export_json
-from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
+from lawgraph.graph.query import GraphQueryError, citation_index, cites, diff, ego, path, rank
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +44,21 @@ def test_cites_and_cited_by(g):
     # 12C2(b) says the score may vary as lag 86A allows: reached through 12C at hop 2
     assert ("sv-2007/86A", 2) in [(h["id"], h["depth"]) for h in deeper]
     assert all(h["id"] != "sv-2007/16B3" for h in deeper)
+
+
+def test_citation_index_is_the_citation_graph(g):
+    """The index the queries read gives the edges of the citation graph view, in its order."""
+    index = citation_index(g)
+    view = citation_graph(g)
+    assert index.nodes == set(view.nodes)
+    assert set(index.cites) | set(index.cited_by) <= index.nodes
+    for n in view.nodes:
+        out = [(v, d) for _, v, d in view.out_edges(n, data=True)]
+        into = [(u, d) for u, _, d in view.in_edges(n, data=True)]
+        assert (index.cites.get(n, []), index.cited_by.get(n, [])) == (out, into)
+    for doc in ("fi-1997", "el-2017", "et-1930s", "fi-2007", "sv-2007"):
+        edges = [(u, v, d.get("raw", "")) for u, v, d in citation_graph(g, doc).edges(data=True)]
+        assert sorted(index.by_doc.get(doc, [])) == sorted(edges)
 
 
 def test_ego_path_rank(g):

@@ -15,6 +15,7 @@ from lawgraph.ingest.search.compound import split_compound
 from lawgraph.ingest.search.expand import counterparts
 from lawgraph.ingest.search.query import LABEL_SCORE, MAX_QUERY_CHARS, SearchError, search
 from lawgraph.ingest.search.snippet import Highlight, snippet
+from lawgraph.ingest.search.tables import search_tables
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +78,39 @@ def test_snippet_escapes_and_marks():
     long = " ".join(["ord"] * 60 + ["straffkort"] + ["ord"] * 60)
     cut = snippet(long, hl)
     assert cut.startswith("… ") and cut.endswith(" …") and "<mark>straffkort</mark>" in cut
+    # the characters that stand for a match while a snippet is escaped, in the text itself
+    odd = snippet(
+        "a \x01 <b> straffkortet \x02 straffkort", Highlight({"straffkort"}, ("straffk",))
+    )
+    assert odd == "a \x01 &lt;b&gt; <mark>straffkortet</mark> \x02 <mark>straffkort</mark>"
+    assert snippet("x\ty  straffkort\n", hl) == "x y <mark>straffkort</mark>"
+
+
+def test_search_tables_hold_the_store_tables(con):
+    """What a search reads in memory is what the store's tables say."""
+    t = search_tables(con)
+    assert t is search_tables(con)  # read once per connection to the store
+    rows = con.execute("SELECT lang, surface, lemma, stem FROM lemma_forms").fetchall()
+    assert len(t.forms) == len(rows) and all(t.forms[(r[0], r[1])] == (r[2], r[3]) for r in rows)
+    assert t.stem_lemmas[("sv", "straffkort")] == [
+        r[0]
+        for r in con.execute(
+            "SELECT lemma FROM lemma_forms WHERE lang = 'sv' AND stem = "
+            "'straffkort' ORDER BY surface"
+        )  # fmt: skip
+    ]
+    assert set(t.compounds[("fi", "kortti")]) >= {"rangaistuskortti"}
+    assert t.by_label["16B1"] == [f"{d}/16B1" for d in ("fi-1997", "el-2017", "fi-2007", "sv-2007")]
+    chapter = con.execute("SELECT parent FROM nodes WHERE kind = 'law' AND parent LIKE "
+                          "'%/chapter/%' LIMIT 1").fetchone()[0]  # fmt: skip
+    assert t.laws_under[chapter] == [
+        r[0]
+        for r in con.execute(
+            "SELECT id FROM nodes WHERE parent = ? AND kind = 'law' ORDER BY ord", (chapter,)
+        )  # fmt: skip
+    ]
+    entry = con.execute("SELECT id, attrs FROM nodes WHERE kind = 'index_term' LIMIT 1").fetchone()
+    assert list(t.nodes[entry[0]].targets) == json.loads(entry[1])["targets"]
 
 
 # --- the index stage -----------------------------------------------------------------
@@ -291,6 +325,66 @@ def test_api_search(client):
     assert set(body["hits"][0]) >= {"id", "doc", "label", "law", "title", "snippet", "score"}
     r = client.get("/api/search", params={"q": "16 B 1", "doc": "sv-2007"})
     assert r.json()["hits"][0]["id"] == "sv-2007/16B1"
+
+
+def test_api_search_answers_are_the_json_of_the_standard_encoder(client):
+    """Search answers are encoded by orjson: byte for byte what the json module writes."""
+    from lawgraph.ingest.search.evaluate import load_relevance
+
+    for item in load_relevance():
+        for params in ({"q": item["q"]}, {"q": item["q"], "expand": "true", "limit": 100}):
+            r = client.get("/api/search", params=params)
+            assert r.status_code == 200
+            standard = json.dumps(r.json(), ensure_ascii=False, allow_nan=False,
+                                  separators=(",", ":")).encode()  # fmt: skip
+            assert r.content == standard, item["q"]
+
+
+SHORTCUT_CASES = [
+    "q=straffkortet", "q=revokki&limit=3", "q=16B1", "q=sv-2007%2F16B1", "q=kort&doc=sv-2007",
+    "q=kort&lang=sv&kind=law&limit=100", "q=kortti&kind=index", "q=kort&doc=", "q=x&q=kort",
+    "q=kort&limit=%2B5", "q=kort&limit=%205", "q=kort&limit=1_0", "q=kort&expand=0",
+    "q=kort&expand=off", "q=kort&extra=1",  # answered by the shortcut
+    "q=kort&limit=0", "q=kort&limit=x", "q=kort&limit=101", "q=kort&expand=%3F", "q=",
+    "limit=3", "q=kort&doc=zz-0000", "q=kort&kind=nope", "q=%22%22", "q=kort&expand=yes",
+    "q=revokki&expand=true&doc=el-2017",  # left to the route
+]  # fmt: skip
+
+
+def test_search_shortcut_answers_as_the_route(ingested):
+    """A plain search is answered before the framework's routing, with the very answer the
+    route gives (status, headers, bytes); anything else goes on to the route."""
+    from lawgraph.api.routes.search import SearchShortcut
+
+    reached = []
+
+    class Seen:  # inside the shortcut: what reaches the framework
+        def __init__(self, app):
+            self.app = app
+
+        async def __call__(self, scope, receive, send):
+            reached.append(scope.get("query_string", b"").decode())
+            await self.app(scope, receive, send)
+
+    fast = create_app(ingested[0], cache_mb=0)
+    fast.add_middleware(Seen)
+    fast.user_middleware.append(fast.user_middleware.pop(0))  # innermost
+    plain = create_app(ingested[0], cache_mb=0)
+    plain.user_middleware = [m for m in plain.user_middleware if m.cls is not SearchShortcut]
+
+    def answer(client, qs):
+        r = client.get("/api/search?" + qs, headers={"accept-encoding": "identity"})
+        assert int(r.headers["content-length"]) == len(r.content)
+        headers = {
+            k: v for k, v in r.headers.items() if k not in ("x-request-id", "content-length")
+        }
+        return r.status_code, headers, re.sub(rb'"took_ms":[0-9.]+', b"", r.content)
+
+    with TestClient(fast) as a, TestClient(plain) as b:
+        for qs in SHORTCUT_CASES:
+            assert answer(a, qs) == answer(b, qs), qs
+    shortcut = {qs for qs in SHORTCUT_CASES if qs not in reached}
+    assert shortcut == set(SHORTCUT_CASES[:15])
 
 
 @pytest.mark.parametrize(

@@ -269,6 +269,99 @@ def test_work_in_flight_is_bounded(served):
     assert mw.in_flight == 0
 
 
+def test_connections_of_a_snapshot_share_what_is_derived(served):
+    path, app, c = served
+    snap = app.state.holder.current()
+    with snap.connection() as a, snap.connection() as b:  # two connections at once
+        assert a is not b
+        assert a.derived is b.derived is snap.derived
+    assert c.get("/api/search", params={"q": "straffkort"}).status_code == 200
+    assert "search.tables" in snap.derived and "documents" in snap.derived
+    new_id = variant(path, path, NEW)  # another store: nothing derived from the old one
+    new = app.state.holder.wait_for(new_id)
+    assert new.derived is not snap.derived
+    hit = c.get("/api/search", params={"q": "sv-2007/16"}).json()["hits"][0]
+    assert hit["id"] == "sv-2007/16" and hit["title"] == NEW
+
+
+def test_a_settled_worker_frees_the_old_store_after_a_switch(ingested, tmp_path):
+    """A worker keeps what it serves out of the garbage collector's way (``gc.freeze``);
+    after a switch it waits for the requests still answered from the old store, so the old
+    store is freed, not frozen with the new one."""
+    import gc
+    import weakref
+
+    from lawgraph.graph.build import build_graph
+    from lawgraph.store.serving import StoreHolder
+
+    path = tmp_path / "lawgraph.db"
+    shutil.copy(ingested[0], path)
+    holder = StoreHolder(path, build_graph, settle=True)
+    pinned = holder.current()  # a request still being answered from the old store
+    old_graph = weakref.ref(pinned.graph)  # a graph refers to itself: only gc frees it
+    try:
+        new = holder.wait_for(variant(path, path, NEW))
+        del pinned  # that request is done
+        holder.wait_for()  # settled
+        assert gc.get_freeze_count() > 0  # the new snapshot, frozen
+        gc.collect()
+        assert old_graph() is None and holder.current() is new
+    finally:
+        gc.unfreeze()
+
+
+def test_serving_does_not_load_spacy(ingested):
+    """The server folds and stems words but never builds a spaCy pipeline: spaCy (some 45 MB
+    per worker process) is not even imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from fastapi.testclient import TestClient\n"
+        "from lawgraph.api.app import create_app\n"
+        f"c = TestClient(create_app({str(ingested[0])!r}))\n"
+        "for url in ['/', '/doc/sv-2007/16', '/compare/16', '/graph/sv-2007/16',\n"
+        "            '/search?q=kort', '/api/search?q=straffkortet',\n"
+        "            '/api/search?q=revokki&expand=true']:\n"
+        "    assert c.get(url).status_code == 200, url\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'spacy'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).parent.parent, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_short_routes_run_on_the_event_loop(ingested):
+    """A route marked ``on_loop`` runs where ``async`` routes run (no thread hand-off), with
+    its parameters and dependencies handled as for any route; others run on worker threads."""
+    from lawgraph.store.deps import Con, on_loop
+
+    app = create_app(ingested[0])
+
+    @app.get("/test/async")
+    async def on_async() -> dict:
+        return {"thread": threading.get_ident()}
+
+    @app.get("/test/on-loop/{doc}")
+    @on_loop
+    def marked(doc: str, con: Con, n: int = 1) -> dict:
+        title = con.execute("SELECT title FROM documents WHERE id = ?", (doc,)).fetchone()[0]
+        return {"thread": threading.get_ident(), "title": title, "n": n}
+
+    @app.get("/test/threaded")
+    def threaded() -> dict:
+        return {"thread": threading.get_ident()}
+
+    with TestClient(app) as c:
+        loop_thread = c.get("/test/async").json()["thread"]
+        r = c.get("/test/on-loop/sv-2007", params={"n": 3}).json()
+        assert r == {"thread": loop_thread, "title": r["title"], "n": 3} and r["title"]
+        assert c.get("/test/on-loop/sv-2007", params={"n": "x"}).status_code == 400
+        assert c.get("/test/threaded").json()["thread"] != loop_thread
+
+
 def read_export(client, fmt, **params):
     import io
 

@@ -1,10 +1,12 @@
 """Clients that misbehave on a real socket: slow or unfinished requests, oversized heads
 and bodies, and clients that go away before their answer."""
 
+import asyncio
 import socket
 import sqlite3
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import uvicorn
@@ -174,3 +176,41 @@ def _serving(app):
         layer = getattr(layer, "app", None)
     assert layer is not None
     return layer
+
+
+def test_disconnect_after_the_answer_is_no_cancellation():
+    """uvicorn reports ``http.disconnect`` as soon as an answer is complete: work the app
+    still does after its answer (closing dependencies, giving its store connection back to
+    the pool) is not cancelled, and the request is not marked as abandoned."""
+    from lawgraph.api.middleware import CANCEL_KEY, _cancel_on_disconnect
+
+    done = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+        await asyncio.sleep(0.05)  # the teardown after the answer
+        done.append(scope[CANCEL_KEY].is_set())
+
+    async def run():
+        answered = asyncio.Event()
+        messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive():
+            if messages:
+                return messages.pop()
+            await answered.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                answered.set()
+
+        scope = {"type": "http", "method": "GET", "path": "/"}
+        await _cancel_on_disconnect(app, scope, receive, send)
+        return scope
+
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own, whatever else the suite runs
+        scope = pool.submit(asyncio.run, run()).result()
+    assert done == [False], "the work after the answer was cancelled"
+    assert not scope[CANCEL_KEY].is_set()

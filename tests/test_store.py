@@ -146,6 +146,35 @@ def test_open_store_errors(tmp_path):
         store.open_store(junk)
 
 
+def test_what_is_derived_is_kept_per_read_only_connection(ingested):
+    made = []
+
+    def make(con):
+        made.append(con)
+        return {"documents": con.execute("SELECT count(*) FROM documents").fetchone()[0]}
+
+    ro = store.open_store(ingested[0])
+    first = store.derived(ro, "count", make)
+    assert store.derived(ro, "count", make) is first and len(made) == 1
+    other = store.open_store(ingested[0])  # another connection keeps its own
+    assert store.derived(other, "count", make) == first and len(made) == 2
+    plain = sqlite3.connect(ingested[0])  # may write: made every time
+    plain.row_factory = sqlite3.Row
+    store.derived(plain, "count", make)
+    store.derived(plain, "count", make)
+    assert len(made) == 4
+    from lawgraph import store as readers
+
+    docs = readers.documents(ro)  # kept, but every caller gets dicts of its own
+    docs[0]["title"] = "changed"
+    docs[0]["stats"].clear()
+    again = readers.documents(ro)
+    assert again[0]["title"] != "changed" and again[0]["stats"]
+    assert again == readers.documents(plain)
+    for c in (ro, other, plain):
+        c.close()
+
+
 def test_resolve_db_env(monkeypatch, tmp_path):
     monkeypatch.setenv("LAWGRAPH_DB", str(tmp_path / "e.db"))
     assert store.resolve_db(None) == tmp_path / "e.db"

@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from lawgraph import store
 from lawgraph.store import compare, divergences, reviews
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.divergences import QUIET_TYPES
 from lawgraph.store.features import feature
 
@@ -73,6 +73,7 @@ def compare_form(request: Request, con: Con, label: Text = "") -> Response:
 
 
 @router.get("/compare/{label:path}", response_class=HTMLResponse)
+@on_loop
 def compare_page(
     request: Request,
     label: str,

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from lawgraph import store
 from lawgraph.graph.build import citation_graph
 from lawgraph.graph.query import GraphQueryError, ego, path, rank, subtree_set
-from lawgraph.store.deps import Con, graph_of
+from lawgraph.store.deps import Con, graph_of, on_loop
 from lawgraph.store.lookup import LookupError_, resolve_id
 
 from .svg import layout
@@ -139,6 +139,7 @@ def _drawing(g: nx.MultiDiGraph, hood: dict, found: list[dict]) -> dict:
 
 
 @router.get("/graph", response_class=HTMLResponse)
+@on_loop
 def graph_home(
     request: Request,
     con: Con,
@@ -176,6 +177,7 @@ def graph_home(
 
 
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)
+@on_loop
 def graph_node(
     request: Request,
     doc_id: str,

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from lawgraph import store
 from lawgraph.ingest.labels import normalise_label
 from lawgraph.store.coverage import coverage
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import LookupError_, resolve_id
 
 from . import compare_pages, feature_pages, graph_pages
@@ -54,6 +54,7 @@ def home(request: Request, con: Con) -> Response:
 
 
 @router.get("/doc/{doc_id}", response_class=HTMLResponse)
+@on_loop
 def document_page(request: Request, doc_id: str, con: Con) -> Response:
     """A document's table of contents (twin: /api/documents/{doc}/laws)."""
     doc = store.document(con, doc_id)
@@ -77,6 +78,7 @@ def document_page(request: Request, doc_id: str, con: Con) -> Response:
 
 
 @router.get("/doc/{doc_id}/{label:path}", response_class=HTMLResponse)
+@on_loop
 def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
     """One provision with its children, citations and equivalents (twin: /api/nodes/…)."""
     try:
@@ -107,6 +109,7 @@ def _candidates(con: sqlite3.Connection, text: str) -> list[sqlite3.Row]:
 
 
 @router.get("/go", response_class=HTMLResponse)
+@on_loop
 def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response:
     """Go to a provision typed in any form (twin: /api/nodes/{doc}/{label}).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -89,19 +90,27 @@ def serve(
         f"(store checked in {time.perf_counter() - t:.2f} s)"
     )
     from .. import app, protocol
+    from .. import workers as server_workers
 
     # named by import path: each worker process imports the app itself
-    uvicorn.run(
-        f"{app.__name__}:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level="warning",
-        timeout_keep_alive=5,
-        limit_concurrency=4 * max_in_flight,
-        http=f"{protocol.__name__}:GuardedHTTPProtocol",
-    )
+    options: dict[str, Any] = {
+        "app": f"{app.__name__}:app_from_env",
+        "factory": True,
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "access_log": False,
+        "timeout_keep_alive": 5,
+        "limit_concurrency": 4 * max_in_flight,
+        "http": f"{protocol.__name__}:GuardedHTTPProtocol",
+    }
+    if workers == 1 or not server_workers.supported():
+        uvicorn.run(**options, workers=workers)
+        return
+    try:  # a listening socket per worker: new connections are spread over the workers
+        server_workers.run(workers, **options)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
 
 
 COMMANDS: list[click.Command] = [serve]

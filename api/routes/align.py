@@ -27,7 +27,7 @@ from lawgraph.store.align import (
     sentences_csv,
     tmx_bytes,
 )
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import ErrorResponse
@@ -80,6 +80,7 @@ class AlignmentList(BaseModel):
 
 
 @router.get("/api/nodes/{node_id:path}/aligned", response_model=AlignedList, responses=ERRORS)
+@on_loop
 def node_aligned(node_id: str, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
     nid = node_id_or_404(con, node_id)

@@ -15,7 +15,7 @@ from lawgraph import store
 from lawgraph.ingest.labels import normalise_label
 from lawgraph.store import reviews
 from lawgraph.store.compare import CompareError, ProvisionNotFound, compare, precomputed
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.divergences import DivergenceError, divergences, pair_report
 
 from ..schemas import ErrorResponse
@@ -128,6 +128,7 @@ def _docs_param(con, docs: str | None) -> list[str] | None:
 
 
 @router.get("/api/compare/{label:path}", response_model=CompareOut, responses=ERRORS)
+@on_loop
 def compare_route(
     label: str,
     con: Con,

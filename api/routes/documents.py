@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 
 from lawgraph import store
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 
 from ..schemas import DocumentOut, ErrorResponse, LawOut
 
@@ -13,12 +13,14 @@ router = APIRouter(prefix="/api/documents", tags=["documents"])
 
 
 @router.get("", response_model=list[DocumentOut])
+@on_loop
 def list_documents(con: Con) -> list[dict]:
     """Every document with its language, edition, completeness and ingest counts."""
     return store.documents(con)
 
 
 @router.get("/{doc_id}", response_model=DocumentOut, responses={404: {"model": ErrorResponse}})
+@on_loop
 def get_document(doc_id: str, con: Con) -> dict:
     """One document."""
     doc = store.document(con, doc_id)
@@ -30,6 +32,7 @@ def get_document(doc_id: str, con: Con) -> dict:
 @router.get(
     "/{doc_id}/laws", response_model=list[LawOut], responses={404: {"model": ErrorResponse}}
 )
+@on_loop
 def list_laws(doc_id: str, con: Con) -> list[dict]:
     """The laws of one document, with whether the book carries their text."""
     if store.document(con, doc_id) is None:

@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 
 from lawgraph.graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
 from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
-from lawgraph.store.deps import Con, graph_of, snapshot
+from lawgraph.store.deps import Con, graph_of, on_loop, snapshot
 from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
@@ -32,6 +32,7 @@ def _query(fn, *args, **kwargs):
 
 
 @router.get("/api/nodes/{node_id:path}/citations", response_model=CitationList, responses=ERRORS)
+@on_loop
 def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions this one cites (its sub-provisions' citations included)."""
     nid = node_id_or_404(con, node_id)
@@ -40,6 +41,7 @@ def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -
 
 
 @router.get("/api/nodes/{node_id:path}/cited-by", response_model=CitationList, responses=ERRORS)
+@on_loop
 def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions that cite this one (or one of its sub-provisions)."""
     nid = node_id_or_404(con, node_id)
@@ -48,6 +50,7 @@ def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) ->
 
 
 @router.get("/api/nodes/{node_id:path}/ego", response_model=EgoGraph, responses=ERRORS)
+@on_loop
 def node_ego(
     node_id: str, request: Request, con: Con, radius: Annotated[int, Query(ge=1, le=3)] = 1
 ) -> dict:

@@ -7,7 +7,7 @@ import sqlite3
 from fastapi import APIRouter, HTTPException
 
 from lawgraph import store
-from lawgraph.store.deps import Con
+from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import ErrorResponse, NodeDetail
@@ -36,6 +36,7 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
 
 
 @router.get("/{node_id:path}", response_model=NodeDetail, responses={404: {"model": ErrorResponse}})
+@on_loop
 def get_node(node_id: str, con: Con) -> dict:
     """One node (``DOC/LABEL``; any typed form of the label) with its children."""
     return node_detail(con, node_id)

@@ -31,21 +31,20 @@ quoted into the expression, so FTS syntax in a query is just punctuation.
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from lawgraph.ingest import nlp, store
+from lawgraph.ingest import nlp
 from lawgraph.ingest.labels import normalise_label
 
-from ..model import decode_attrs
 from .analyze import query_words
 from .compound import LINKS, split_compound
 from .expand import aligned_hits, glossary_alternatives
 from .snippet import Highlight, node_snippet
+from .tables import SearchTables, search_tables
 
 MAX_QUERY_CHARS = 1000
 MAX_WORDS = 32
@@ -117,7 +116,7 @@ def _check(con, q, doc, lang, kind, limit, expand) -> Request:
     q = " ".join(q.replace("\x00", " ").split())
     if not q:
         raise SearchError("empty query: give a word, a phrase or a provision label")
-    langs = dict(con.execute("SELECT id, language FROM documents ORDER BY ord").fetchall())
+    langs = search_tables(con).langs
     if doc is not None and doc not in langs:
         raise SearchError(f"unknown document {doc!r} (known: {', '.join(langs)})")
     if lang is not None and lang not in set(langs.values()):
@@ -145,57 +144,37 @@ def _query_langs(req: Request, words: list[str]) -> list[str]:
     return [x for x in present if x != "el"]
 
 
-def _in(values) -> str:
-    return ",".join("?" * len(values))
-
-
 def analyse_word(con: sqlite3.Connection, word: str, langs: list[str]) -> WordMatch:
     """Return the alternatives a folded query word matches in the given languages."""
+    t = search_tables(con)
     m = WordMatch(word, {word})
-    rows = con.execute(
-        f"SELECT lang, lemma, stem FROM lemma_forms WHERE surface = ? AND lang IN ({_in(langs)})",
-        (word, *langs),
-    ).fetchall()
-    stems = {r[0]: r[2] for r in rows}
-    m.tokens.update(r[1] for r in rows)
+    rows = [(lang, *t.forms[(lang, word)]) for lang in sorted(langs) if (lang, word) in t.forms]
+    stems = {lang: stem for lang, _, stem in rows}
+    m.tokens.update(lemma for _, lemma, _ in rows)
     m.known = bool(rows)
     if not m.known:
         stems = {lang: nlp.stem(lang, word) for lang in langs}
     for lang, s in stems.items():
-        m.tokens.update(
-            r[0]
-            for r in con.execute(
-                "SELECT lemma FROM lemma_forms WHERE lang = ? AND stem = ?", (lang, s)
-            )
-        )
+        m.tokens.update(t.stem_lemmas.get((lang, s), ()))
     if m.known or word.isdigit():
         return m
     m.prefixes = {s for s in stems.values() if len(s) >= MIN_PREFIX and s != word}
     for lang in langs:
         if lang in LINKS:
-            parts = split_compound(word, lang, _vocabulary(con, lang, word))
+            parts = split_compound(word, lang, _vocabulary(t, lang, word))
             if parts:
                 m.compounds.add(parts)
     return m
 
 
-def _vocabulary(con: sqlite3.Connection, lang: str, word: str):
+def _vocabulary(t: SearchTables, lang: str, word: str):
     """Lemma lookup for the pieces of ``word`` (for splitting an unseen compound)."""
-    pieces = sorted(
-        {word[:i] for i in range(1, len(word))} | {word[i:] for i in range(1, len(word))}
-    )
-    found = {
-        r[0]: r[1]
-        for r in con.execute(
-            f"SELECT surface, lemma FROM lemma_forms WHERE lang = ? AND surface IN ({_in(pieces)})",
-            (lang, *pieces),
-        )
-    }
-    for r in con.execute(
-        f"SELECT DISTINCT lemma FROM lemma_forms WHERE lang = ? AND lemma IN ({_in(pieces)})",
-        (lang, *pieces),
-    ):
-        found.setdefault(r[0], r[0])
+    pieces = {word[:i] for i in range(1, len(word))} | {word[i:] for i in range(1, len(word))}
+    found = {p: t.forms[(lang, p)][0] for p in pieces if (lang, p) in t.forms}
+    lemmas = t.lemmas.get(lang, set())
+    for p in pieces:
+        if p in lemmas:
+            found.setdefault(p, p)
     return found.get
 
 
@@ -226,8 +205,8 @@ def _append(con: sqlite3.Connection, req: Request, scored: list, expr: str) -> i
     return len(new)
 
 
-def _titles(con: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
-    return dict(con.execute(f"SELECT id, title FROM nodes WHERE id IN ({_in(ids)})", ids))
+def _titles(t: SearchTables, ids: list[str]) -> dict[str, str]:
+    return {i: t.nodes[i].title for i in ids if i in t.nodes}
 
 
 def _passes(req: Request, node_id: str) -> bool:
@@ -244,6 +223,8 @@ def _label(q: str) -> tuple[str | None, str | None]:
     m = _ID_RE.match(q)
     if m:
         doc, text = m.group(1), m.group(2)
+    if not any(c.isdecimal() for c in text):
+        return None, None  # a label has its law's number (normalise_label would say no)
     try:
         return doc, normalise_label(text)
     except ValueError:
@@ -253,13 +234,8 @@ def _label(q: str) -> tuple[str | None, str | None]:
 def _label_hits(con: sqlite3.Connection, req: Request, doc: str | None, label: str) -> list:
     if req.kind not in (None, "law"):
         return []
-    rows = con.execute(
-        "SELECT n.id FROM nodes n JOIN documents d ON d.id = n.doc "
-        "WHERE n.label = ? ORDER BY d.ord",
-        (label,),
-    ).fetchall()
     out = []
-    for (node_id,) in rows:
+    for node_id in search_tables(con).by_label.get(label, ()):
         ndoc = node_id.split("/", 1)[0]
         if (doc or req.doc) and ndoc != (doc or req.doc):
             continue
@@ -269,19 +245,13 @@ def _label_hits(con: sqlite3.Connection, req: Request, doc: str | None, label: s
     return out
 
 
-def _pointed(con: sqlite3.Connection, node_id: str, kind: str, attrs: str) -> list[str]:
+def _pointed(t: SearchTables, node_id: str) -> list[str]:
     """The provisions an index entry (its targets) or a chapter heading (its laws) points to."""
-    if kind == "index_term":
-        doc = node_id.split("/", 1)[0]
-        ids = [f"{doc}/{t}" for t in decode_attrs(attrs).get("targets") or []]
-        known = {r[0] for r in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(ids)})", ids)}
-        return [i for i in ids if i in known]
-    return [
-        r[0]
-        for r in con.execute(
-            "SELECT id FROM nodes WHERE parent = ? AND kind = 'law' ORDER BY ord", (node_id,)
-        )
-    ]
+    row = t.nodes[node_id]
+    if row.kind == "index_term":
+        ids = [f"{row.doc}/{x}" for x in row.targets]
+        return [i for i in ids if i in t.nodes]
+    return list(t.laws_under.get(node_id, ()))
 
 
 def _text_first(
@@ -295,21 +265,17 @@ def _text_first(
     see_also: dict[str, list[str]] = {}
     if req.kind not in (None, "law") or not scored:
         return scored, see_also
-    ids = [s[0] for s in scored]
-    rows = {
-        r[0]: r[1:]
-        for r in con.execute(f"SELECT id, kind, attrs FROM nodes WHERE id IN ({_in(ids)})", ids)
-    }
+    t = search_tables(con)
     text: list[tuple] = []
     pointers: list[tuple] = []
     for node_id, score, *rest in scored:
-        kind, attrs = rows.get(node_id, ("", "{}"))
+        kind = t.nodes[node_id].kind if node_id in t.nodes else ""
         if kind not in POINTERS:
             text.append((node_id, score, *rest))
             continue
         if req.kind is None:
             pointers.append((node_id, score))
-        for target in _pointed(con, node_id, kind, attrs):
+        for target in _pointed(t, node_id):
             see_also.setdefault(target, []).append(node_id)
             text.append((target, score * POINTED_WEIGHT))
     best: dict[str, tuple] = {}
@@ -317,10 +283,7 @@ def _text_first(
         if row[0] not in best or row[1] > best[row[0]][1]:
             best[row[0]] = row
     if req.kind == "law":
-        kinds = dict(
-            con.execute(f"SELECT id, kind FROM nodes WHERE id IN ({_in(list(best))})", list(best))
-        )
-        best = {k: v for k, v in best.items() if kinds.get(k) in LAW_KINDS}
+        best = {k: v for k, v in best.items() if k in t.nodes and t.nodes[k].kind in LAW_KINDS}
     ranked = sorted(best.values(), key=lambda row: -row[1])
     floor = min((row[1] for row in ranked), default=None)
     for node_id, score in pointers:
@@ -331,58 +294,35 @@ def _text_first(
 def _highlight(con: sqlite3.Connection, groups: list[WordMatch], langs: list[str]) -> Highlight:
     tokens = sorted({t for g in groups for t in g.tokens})
     hl = Highlight(set(tokens), tuple(sorted({p for g in groups for p in g.prefixes})))
-    if not tokens or not langs:
-        return hl
-    args = (*langs, *tokens)
-    lin, tin = _in(langs), _in(tokens)
-    hl.surfaces.update(
-        r[0]
-        for r in con.execute(
-            f"SELECT surface FROM lemma_forms WHERE lang IN ({lin}) AND lemma IN ({tin}) "
-            "UNION SELECT lf.surface FROM compound_parts cp JOIN lemma_forms lf "
-            "ON lf.lang = cp.lang AND lf.lemma = cp.word "
-            f"WHERE cp.lang IN ({lin}) AND cp.part IN ({tin})",
-            args + args,
-        )
-    )
+    t = search_tables(con)
+    for lang in langs:  # the surface forms of the tokens and of compounds they are part of
+        for token in tokens:
+            hl.surfaces.update(t.surfaces.get((lang, token), ()))
+            for word in t.compounds.get((lang, token), ()):
+                hl.surfaces.update(t.surfaces.get((lang, word), ()))
     return hl
 
 
 def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: dict) -> list:
-    ids = [s[0] for s in scored]
-    if not ids:
-        return []
-    rows = {
-        r[0]: r
-        for r in con.execute(
-            "SELECT id, doc, label, kind, law, title, text, attrs FROM nodes "
-            f"WHERE id IN ({_in(ids)})",
-            ids,
-        )
-    }
+    nodes = search_tables(con).nodes
     out = []
     for node_id, score, *via in scored:
-        r = rows.get(node_id)
+        r = nodes.get(node_id)
         if r is None:
             continue
         hit = {
             "id": node_id,
-            "doc": r[1],
-            "lang": langs.get(r[1]),
-            "kind": r[3],
-            "label": r[2],
-            "law": r[4],
-            "title": r[5],
-            "snippet": node_snippet(r[5], r[6], hl),
+            "doc": r.doc,
+            "lang": langs.get(r.doc),
+            "kind": r.kind,
+            "label": r.label,
+            "law": r.law,
+            "title": r.title,
+            "snippet": node_snippet(r.title, r.text, hl),
             "score": round(score, 3),
         }
-        if r[3] == "index_term":
-            targets = [f"{r[1]}/{t}" for t in json.loads(r[7]).get("targets") or []]
-            hit["targets"] = [
-                t
-                for t in targets  # labels the book's own index gets wrong drop
-                if con.execute("SELECT 1 FROM nodes WHERE id = ?", (t,)).fetchone()
-            ]
+        if r.kind == "index_term":  # labels the book's own index gets wrong drop
+            hit["targets"] = [x for x in (f"{r.doc}/{t}" for t in r.targets) if x in nodes]
         if via:
             hit["via"] = via[0]
         out.append(hit)
@@ -435,7 +375,7 @@ def search(
         "hits": [],
         "took_ms": 0.0,
     }
-    if not store.has_table(con, "search_fts"):
+    if not search_tables(con).indexed:
         result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return result
     label_doc, label = _label(req.q)
@@ -472,7 +412,7 @@ def search(
         scored = [s for s in aligned_hits(con, scored) if _passes(req, s[0])]
     result["label"] = label if result["mode"] == "label" else None
     result["hits"] = _hits(con, scored, hl, req.langs)
-    titles = _titles(con, sorted({p for ps in see_also.values() for p in ps}))
+    titles = _titles(search_tables(con), sorted({p for ps in see_also.values() for p in ps}))
     for hit in result["hits"]:
         if hit["id"] in see_also:
             hit["see_also"] = [{"id": p, "title": titles.get(p, "")} for p in see_also[hit["id"]]]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import re
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -14,6 +13,7 @@ from .analyze import WORD
 
 WINDOW = 28
 LEAD = 6
+FEW = 8
 
 
 @lru_cache(maxsize=65536)
@@ -32,20 +32,6 @@ class Highlight:
         """Whether a folded word of the text is a match of the query."""
         return folded in self.surfaces or (bool(self.prefixes) and folded.startswith(self.prefixes))
 
-    def pattern(self) -> re.Pattern | None:
-        """One regex finding, in folded text, the whole words :meth:`matches` accepts
-        (None when nothing can match a word)."""
-        if not hasattr(self, "_pattern"):
-            words = sorted((w for w in self.surfaces if WORD.fullmatch(w)), key=lambda w: -len(w))
-            starts = sorted((p for p in self.prefixes if WORD.fullmatch(p)), key=lambda p: -len(p))
-            alts = []
-            if words:
-                alts.append("(?:" + "|".join(map(re.escape, words)) + r")(?![^\W_])")
-            if starts:
-                alts.append("(?:" + "|".join(map(re.escape, starts)) + r")[^\W_]*")
-            self._pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(alts) + ")") if alts else None
-        return self._pattern
-
 
 def snippet(text: str, hl: Highlight, window: int = WINDOW) -> str:
     """Return an HTML-safe excerpt of ``text`` around its first match.
@@ -57,43 +43,91 @@ def snippet(text: str, hl: Highlight, window: int = WINDOW) -> str:
     >>> snippet("A <b> rangaistuskortti, x", Highlight({"rangaistuskortti"}))
     'A &lt;b&gt; <mark>rangaistuskortti</mark>, x'
     """
-    folded, spans, starts = _words(text)
-    if len(folded) != len(text) or "" in hl.prefixes:
+    t = _pieces(text)
+    if t is None or "" in hl.prefixes:
         return _snippet_by_word(text, hl, window)  # folding moved characters: word by word
-    if not spans:
+    if not t.words:
         return html.escape(text.strip())
-    rx = hl.pattern()
-    first = rx.search(folded) if rx is not None else None
-    start = max(0, bisect_left(starts, first.start()) - LEAD) if first is not None else 0
-    more = len(spans) > start + window
+    first = t.first_match(hl)
+    start = max(0, first - LEAD) if first is not None else 0
+    more = len(t.words) > start + window
     if not more:  # near the end: show a whole window if the text has one
-        start = max(0, min(start, len(spans) - window))
-    return _render(text, folded, spans[start : start + window], start > 0, more, rx)
+        start = max(0, min(start, len(t.words) - window))
+    return t.render(start, min(start + window, len(t.words)), more, hl)
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """A text cut into its words and what lies between them, ready to be put together.
+
+    ``words[i]`` is the i-th word folded (as :data:`~ingest.search.analyze.WORD` finds
+    them), ``shown[i]`` as written; ``gaps[i]`` is what comes before word ``i`` and
+    ``tail`` what follows the last one, HTML-escaped with every run of white space made
+    one space (a word holds neither white space nor a character to escape), so that a
+    window of them joined is what escaping and spacing the same stretch of text gives.
+    ``first`` is the index of the first occurrence of each folded word.
+    """
+
+    words: list[str]
+    shown: list[str]
+    gaps: list[str]
+    tail: str
+    first: dict[str, int]
+
+    def first_match(self, hl: Highlight) -> int | None:
+        """The index of the first word :meth:`Highlight.matches` accepts, or None."""
+        surfaces, prefixes = hl.surfaces, hl.prefixes
+        if not prefixes and len(surfaces) < FEW:  # a few forms: look each one up
+            found = [self.first[w] for w in surfaces if w in self.first]
+            return min(found) if found else None
+        for word, i in self.first.items():  # the text's distinct words, in order
+            if word in surfaces or (prefixes and word.startswith(prefixes)):
+                return i
+        return None
+
+    def render(self, start: int, stop: int, more: bool, hl: Highlight) -> str:
+        """Words ``start`` to ``stop`` (exclusive), matches marked, ``…`` at a cut."""
+        surfaces, prefixes = hl.surfaces, hl.prefixes  # what hl.matches(word) asks, inline
+        out = ["… " if start > 0 else self.gaps[0]]
+        for i in range(start, stop):
+            if i > start:
+                out.append(self.gaps[i])
+            word = self.words[i]
+            if word in surfaces or (prefixes and word.startswith(prefixes)):
+                out.append(f"<mark>{self.shown[i]}</mark>")
+            else:
+                out.append(self.shown[i])
+        out.append(" …" if more else self.tail)
+        return "".join(out).strip()
+
+
+_SPACE = re.compile(r"\s+")  # what str.split() splits on
 
 
 @lru_cache(maxsize=16384)
-def _words(text: str) -> tuple[str, list[tuple[int, int]], list[int]]:
-    """A text folded, and the spans and starts of its words (the store's texts are few and
-    never change, so they are worked out once per text)."""
+def _pieces(text: str) -> _Pieces | None:
+    """The :class:`_Pieces` of a text (the store's texts are few and never change, so each
+    is cut once), or None when folding changes the text's length (then positions in the
+    folded text are not positions in the text)."""
     folded = nlp.fold(text)
+    if len(folded) != len(text):
+        return None
     spans = [m.span() for m in WORD.finditer(folded)]
-    return folded, spans, [a for a, _ in spans]
-
-
-def _render(
-    text: str, folded: str, spans: list, cut_before: bool, more: bool, rx: re.Pattern | None
-) -> str:
-    out = ["… " if cut_before else ""]
-    seg = spans[0][0] if cut_before else 0
-    end = spans[-1][1] if more else len(text)
-    if rx is not None:
-        for m in rx.finditer(folded, spans[0][0], spans[-1][1]):
-            a, b = m.span()
-            out.append(html.escape(text[seg:a]))
-            out.append(f"<mark>{html.escape(text[a:b])}</mark>")
-            seg = b
-    out.append(html.escape(text[seg:end]) + (" …" if more else ""))
-    return " ".join("".join(out).split())
+    ends = [0, *(b for _, b in spans)]
+    first: dict[str, int] = {}
+    words = [folded[a:b] for a, b in spans]
+    for i, w in enumerate(words):
+        first.setdefault(w, i)
+    return _Pieces(
+        words=words,
+        shown=[text[a:b] for a, b in spans],
+        gaps=[
+            _SPACE.sub(" ", html.escape(text[e:a]))
+            for e, (a, _) in zip(ends[:-1], spans, strict=True)
+        ],
+        tail=_SPACE.sub(" ", html.escape(text[ends[-1] :])),
+        first=first,
+    )
 
 
 def _snippet_by_word(text: str, hl: Highlight, window: int = WINDOW) -> str:
