@@ -33,8 +33,9 @@ STOP_SECONDS = 10.0
 
 
 def supported() -> bool:
-    """Whether this platform lets several sockets listen on one address."""
-    return hasattr(socket, "SO_REUSEPORT")
+    """Whether this platform spreads connections over sockets listening on one address
+    (Linux; elsewhere ``serve`` uses uvicorn's own workers on one shared socket)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
 def _family(host: str) -> socket.AddressFamily:
