@@ -111,6 +111,36 @@ def test_search_tables_hold_the_store_tables(con):
     ]
     entry = con.execute("SELECT id, attrs FROM nodes WHERE kind = 'index_term' LIMIT 1").fetchone()
     assert list(t.nodes[entry[0]].targets) == json.loads(entry[1])["targets"]
+    assert t.fts_nodes == dict(con.execute("SELECT rowid, node FROM search_fts").fetchall())
+    assert sorted(t.fts_nodes.values()) == sorted(t.nodes)
+
+
+def test_unfiltered_matches_take_their_nodes_from_memory(con):
+    """Matches without a filter read rowids and take the nodes from memory: the same rows
+    in the same order (ties included) as reading the node column."""
+    from ingest.search import query
+
+    weights = ", ".join(map(str, query.WEIGHTS))
+    exprs = []
+    real = query._match
+
+    def keep(c, expr, req, limit):
+        exprs.append((expr, req, limit))
+        return real(c, expr, req, limit)
+
+    query._match = keep
+    try:
+        for q in ("kort", "του", "straffkort spelare", "revokki", "bud pass kort", "och"):
+            for limit in (5, 20, 100):
+                search(con, q, limit=limit)
+    finally:
+        query._match = real
+    assert len(exprs) > 20
+    sql = (f"SELECT node, -bm25(search_fts, {weights}) AS score FROM search_fts "
+           "WHERE search_fts MATCH ? ORDER BY score DESC LIMIT ?")  # fmt: skip
+    for expr, req, limit in exprs:
+        direct = [tuple(r) for r in con.execute(sql, (expr, limit))]
+        assert query._match(con, expr, req, limit) == direct, expr
 
 
 # --- the index stage -----------------------------------------------------------------

@@ -178,11 +178,18 @@ def _vocabulary(t: SearchTables, lang: str, word: str):
     return found.get
 
 
+_SCORE = f"-bm25(search_fts, {', '.join(map(str, WEIGHTS))}) AS score"
+
+
 def _match(con: sqlite3.Connection, expr: str, req: Request, limit: int) -> list[tuple]:
-    sql = (
-        f"SELECT node, -bm25(search_fts, {', '.join(map(str, WEIGHTS))}) AS score "
-        "FROM search_fts WHERE search_fts MATCH ?"
-    )
+    if not (req.doc or req.lang or req.kind):
+        # Without a filter the rows' nodes come from memory: reading the node column
+        # loads each matching row's whole stored text (a third of the query's time).
+        nodes = search_tables(con).fts_nodes
+        sql = f"SELECT rowid, {_SCORE} FROM search_fts WHERE search_fts MATCH ? "
+        rows = con.execute(sql + "ORDER BY score DESC LIMIT ?", (expr, limit)).fetchall()
+        return [(nodes[rowid], score) for rowid, score in rows]
+    sql = f"SELECT node, {_SCORE} FROM search_fts WHERE search_fts MATCH ?"
     args: list = [expr]
     for col, value in (("doc", req.doc), ("lang", req.lang), ("kind", req.kind)):
         if value:

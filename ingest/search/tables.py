@@ -45,6 +45,7 @@ class SearchTables:
         nodes: node id -> its :class:`NodeRow`.
         by_label: label -> the ids of the nodes with that label, in manifest order.
         laws_under: node id -> the laws under it, in document order.
+        fts_nodes: rowid in the full-text index -> node id.
     """
 
     langs: dict[str, str]
@@ -57,6 +58,7 @@ class SearchTables:
     nodes: dict[str, NodeRow] = field(default_factory=dict)
     by_label: dict[str, list[str]] = field(default_factory=dict)
     laws_under: dict[str, list[str]] = field(default_factory=dict)
+    fts_nodes: dict[int, str] = field(default_factory=dict)
 
 
 def search_tables(con: sqlite3.Connection) -> SearchTables:
@@ -88,4 +90,6 @@ def read_tables(con: sqlite3.Connection) -> SearchTables:
         t.by_label.setdefault(label, []).append(node_id)
         if kind == "law" and parent is not None:
             t.laws_under.setdefault(parent, []).append(node_id)
+    if t.indexed:
+        t.fts_nodes = dict(con.execute("SELECT rowid, node FROM search_fts").fetchall())
     return t
