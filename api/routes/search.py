@@ -11,13 +11,13 @@ up the others.
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import parse_qsl
 
 import orjson
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.datastructures import QueryParams
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lawgraph.store.deps import snapshot
@@ -144,7 +144,10 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
     """The answer to a valid search without expansion, or None (the route decides)."""
     snap = scope.get(SNAPSHOT_KEY)
     try:
-        p = SearchParams.model_validate(dict(QueryParams(scope["query_string"])))
+        # the parameters as the route reads them (starlette's QueryParams: the last value
+        # of a repeated name), without building the multi-value dict
+        query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+        p = SearchParams.model_validate(dict(query))
     except ValidationError:
         return None
     if snap is None or p.expand:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from lawgraph.ingest import nlp
+from ingest import nlp
 
 from .analyze import WORD
 
@@ -58,20 +58,19 @@ def snippet(text: str, hl: Highlight, window: int = WINDOW) -> str:
 
 @dataclass(frozen=True)
 class _Pieces:
-    """A text cut into its words and what lies between them, ready to be put together.
+    """A text escaped and single-spaced, with where its words are.
 
-    ``words[i]`` is the i-th word folded (as :data:`~ingest.search.analyze.WORD` finds
-    them), ``shown[i]`` as written; ``gaps[i]`` is what comes before word ``i`` and
-    ``tail`` what follows the last one, HTML-escaped with every run of white space made
-    one space (a word holds neither white space nor a character to escape), so that a
-    window of them joined is what escaping and spacing the same stretch of text gives.
-    ``first`` is the index of the first occurrence of each folded word.
+    ``full`` is the text HTML-escaped with every run of white space made one space (a
+    word holds neither white space nor a character to escape), so that a stretch of it is
+    what escaping and spacing the same stretch of the text gives. ``words[i]`` is the
+    i-th word folded (as :data:`~ingest.search.analyze.WORD` finds them) and ``at[i]``
+    where it starts and ends in ``full``; ``first`` is the index of the first occurrence
+    of each folded word.
     """
 
+    full: str
     words: list[str]
-    shown: list[str]
-    gaps: list[str]
-    tail: str
+    at: list[tuple[int, int]]
     first: dict[str, int]
 
     def first_match(self, hl: Highlight) -> int | None:
@@ -88,16 +87,15 @@ class _Pieces:
     def render(self, start: int, stop: int, more: bool, hl: Highlight) -> str:
         """Words ``start`` to ``stop`` (exclusive), matches marked, ``…`` at a cut."""
         surfaces, prefixes = hl.surfaces, hl.prefixes  # what hl.matches(word) asks, inline
-        out = ["… " if start > 0 else self.gaps[0]]
-        for i in range(start, stop):
-            if i > start:
-                out.append(self.gaps[i])
-            word = self.words[i]
+        full, at = self.full, self.at
+        seg = at[start][0] if start > 0 else 0
+        out = ["… " if start > 0 else ""]
+        for i, word in enumerate(self.words[start:stop], start):
             if word in surfaces or (prefixes and word.startswith(prefixes)):
-                out.append(f"<mark>{self.shown[i]}</mark>")
-            else:
-                out.append(self.shown[i])
-        out.append(" …" if more else self.tail)
+                a, b = at[i]
+                out += (full[seg:a], "<mark>", full[a:b], "</mark>")
+                seg = b
+        out.append(full[seg : at[stop - 1][1]] + " …" if more else full[seg:])
         return "".join(out).strip()
 
 
@@ -112,22 +110,23 @@ def _pieces(text: str) -> _Pieces | None:
     folded = nlp.fold(text)
     if len(folded) != len(text):
         return None
-    spans = [m.span() for m in WORD.finditer(folded)]
-    ends = [0, *(b for _, b in spans)]
+    parts: list[str] = []
+    words: list[str] = []
+    at: list[tuple[int, int]] = []
     first: dict[str, int] = {}
-    words = [folded[a:b] for a, b in spans]
-    for i, w in enumerate(words):
-        first.setdefault(w, i)
-    return _Pieces(
-        words=words,
-        shown=[text[a:b] for a, b in spans],
-        gaps=[
-            _SPACE.sub(" ", html.escape(text[e:a]))
-            for e, (a, _) in zip(ends[:-1], spans, strict=True)
-        ],
-        tail=_SPACE.sub(" ", html.escape(text[ends[-1] :])),
-        first=first,
-    )
+    size = end = 0
+    for m in WORD.finditer(folded):
+        a, b = m.span()
+        gap = _SPACE.sub(" ", html.escape(text[end:a]))
+        parts += (gap, text[a:b])
+        size += len(gap)
+        at.append((size, size + b - a))
+        size += b - a
+        first.setdefault(folded[a:b], len(words))
+        words.append(folded[a:b])
+        end = b
+    parts.append(_SPACE.sub(" ", html.escape(text[end:])))
+    return _Pieces("".join(parts), words, at, first)
 
 
 def _snippet_by_word(text: str, hl: Highlight, window: int = WINDOW) -> str:
