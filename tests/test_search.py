@@ -118,7 +118,7 @@ def test_search_tables_hold_the_store_tables(con):
 def test_unfiltered_matches_take_their_nodes_from_memory(con):
     """Matches without a filter read rowids and take the nodes from memory: the same rows
     in the same order (ties included) as reading the node column."""
-    from ingest.search import query
+    from lawgraph.ingest.search import query
 
     weights = ", ".join(map(str, query.WEIGHTS))
     exprs = []

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ingest import nlp
+from lawgraph.ingest import nlp
 
 from .analyze import WORD
 
