@@ -106,12 +106,44 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
         ("Hänen pitäisi kutsua ja hänen on tehtävä.", "Han skall tillkalla och han bör göra.",
          []),  # one of each on both sides
         ("Kilpailunjohtajaa tulisi kutsua.", "Tävlingsledaren bör tillkallas.", []),
+        # fi-2007 / sv-2007 6A: a duty against the plain procedure ("does"), both ways
+        ("Jokainen pakka on sekoitettava perusteellisesti.", "Varje kortlek blandas "
+         "omsorgsfullt.", ["fi-2007 says shall or must («on sekoitettava») where sv-2007 "
+                           "states the procedure without a strength word"]),
+        ("Pakka nostetaan, jos vastustaja niin vaatii.", "Kortleken skall kuperas om en "
+         "motståndare begär det.", ["fi-2007 states the procedure without a strength word "
+                                    "where sv-2007 says shall or must («skall»)"]),
+        # a strength word in a subordinate clause is not the sentence's own
+        ("Kun jako pelataan, brikka asetetaan pöydän keskelle.", "När en bricka skall "
+         "spelas, placeras den mitt på bordet.", []),
+        ("Kilpailunjohtaja määrää aloituspaikan kullekin kilpailijalle.", "Tävlingsledaren "
+         "meddelar var varje tävlande (spelare, par eller lag) skall starta.", []),
+        # "on riittävä" (is sufficient) is an adjective, not the passive necessive
+        ("Maalaus joka ylittää edeltäneen maalauksen on riittävä.", "Ett kontraktsbud som "
+         "upphäver det föregående är tillräckligt.", []),
+        # a prohibition against a plain sentence that negates too; both prohibitions
+        ("Nämä määräykset eivät estä järjestelyjä.", "Dessa förbehåll skall inte hindra "
+         "arrangemang.", []),
+        ("Sen jälkeen ei yhtään kättä saa ottaa brikasta.", "Därefter skall inga kort tas "
+         "ur brickan.", []),
+        ("Pelaaja säilyttää korttinsa erillään.", "Spelaren får inte låta dem blandas.",
+         ["fi-2007 states the procedure without a strength word where sv-2007 says a "
+          "prohibition («får»)"]),
     ],
 )  # fmt: skip
 def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expected):
     a = _side("fi-2007", sentences=[(fi, sv)])
     b = _side("sv-2007")
     assert [f["message"] for f in check_modal(a, b)] == expected
+
+
+def test_a_greek_sentence_without_a_strength_word_is_not_read_as_procedure():
+    """Greek states duties with the future "θα" too, so a plain Greek sentence is not the
+    introduction's "does"; Finnish against Swedish is compared."""
+    fi, el = "Jokainen pakka on sekoitettava.", "Κάθε τράπουλα θα ανακατεύεται."
+    assert check_modal(_side("fi-1997", sentences=[(fi, el)]), _side("el-2017")) == []
+    sv = "Varje kortlek blandas."
+    assert len(check_modal(_side("fi-1997", sentences=[(fi, sv)]), _side("sv-2007"))) == 1
 
 
 def test_a_concept_rendered_by_the_learned_lexicon_is_not_missing():
