@@ -307,7 +307,14 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     members = _subtree(c, nid) if scope == "subtree" else [nid]
     text = " ".join(c.nodes[m]["text"] for m in members if c.nodes[m]["text"])
     side = Side(
-        id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope, text=text
+        id=nid,
+        doc=doc,
+        lang=lang,
+        label=n["label"],
+        kind=n["kind"],
+        scope=scope,
+        text=text,
+        edition=str(c.editions[doc]),
     )
     for m in members:
         cites = c.cites.get(m, [])
