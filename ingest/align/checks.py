@@ -522,11 +522,14 @@ def _modal_difference(a: Side, sa: str, b: Side, sb: str) -> tuple[str, str] | N
     if not a.edition or a.edition != b.edition:
         return None  # across editions the wording of a rule changes with its strength
     ma, mb = modal_words(a.lang, sa, True), modal_words(b.lang, sb, True)
-    for plain, lang, said, first in ((wa, a.lang, mb, True), (wb, b.lang, ma, False)):
-        other = sa if first else sb
+    # (the plain side's words, language and sentence; the other side's main-clause words)
+    for plain, lang, sentence, said, first in (
+        (wa, a.lang, sa, mb, True),
+        (wb, b.lang, sb, ma, False),
+    ):
         if plain or len(said) != 1 or not set(said) & {"shall", PROHIBITION}:
             continue
-        if PROHIBITION in said and _negated(lang, other):
+        if PROHIBITION in said and _negated(lang, sentence):
             continue
         level = next(iter(said))
         return ("does", level) if first else (level, "does")
