@@ -108,9 +108,7 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             stop_words=tuple(data.get("stop_words", ())),
             letters=dict(data.get("letters", {})),
             strength={
-                k: v
-                for k, v in data.get("strength", {}).items()
-                if k in ("may", "should", "shall")
+                k: v for k, v in data.get("strength", {}).items() if k in ("may", "should", "shall")
             },
             strength_negation=data.get("strength_negation", {}).get("before", ""),
             strength_negation_after=int(data.get("strength_negation", {}).get("after", 0)),
