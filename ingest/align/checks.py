@@ -496,8 +496,11 @@ def _negated(lang: str, text: str) -> bool:
     return bool(neg) and any(re.fullmatch(neg, w) for w in re.findall(r"\w+", fold(text)))
 
 
-def _modal_difference(a: Side, sa: str, b: Side, sb: str) -> tuple[str, str] | None:
-    """The levels two aligned sentences differ in, as (level of a, level of b), or None.
+def _modal_difference(
+    a: Side, sa: str, wa: dict[str, list[str]], b: Side, sb: str, wb: dict[str, list[str]]
+) -> tuple[str, str] | None:
+    """The levels two aligned sentences (with their :func:`modal_words`) differ in, as
+    (level of a, level of b), or None.
     "May" is not compared: the books leave the same choice to the Director with "may
     order" on one side and "must happen when he orders it" on the other (6D3), and a
     "may" in an exception clause is no weaker rule; read in the dev set, most such
@@ -512,7 +515,6 @@ def _modal_difference(a: Side, sa: str, b: Side, sb: str) -> tuple[str, str] | N
       contrasts between 1997 and 2007 were rewordings: fi-1997 "tulee" is "becomes" as
       often as "shall", and its necessives take forms the word lists miss).
     """
-    wa, wb = modal_words(a.lang, sa), modal_words(b.lang, sb)
     more_a = [lv for lv in ("should", "shall") if len(wa.get(lv, ())) > len(wb.get(lv, ()))]
     more_b = [lv for lv in ("should", "shall") if len(wb.get(lv, ())) > len(wa.get(lv, ()))]
     if more_a and more_b:
@@ -550,11 +552,11 @@ def check_modal(a: Side, b: Side) -> list[dict]:
     if a.lang not in MODAL or b.lang not in MODAL:
         return out
     for sa, sb in a.sentences:
-        diff = _modal_difference(a, sa, b, sb)
+        wa, wb = modal_words(a.lang, sa), modal_words(b.lang, sb)
+        diff = _modal_difference(a, sa, wa, b, sb, wb)
         if diff is None:
             continue
         la, lb = diff
-        wa, wb = modal_words(a.lang, sa), modal_words(b.lang, sb)
         said_a = sorted(set(wa.get(la, ())))
         said_b = sorted(set(wb.get(lb, ())))
         evidence = {a.doc: [sa], b.doc: [sb], "words": {a.doc: said_a, b.doc: said_b}}
