@@ -40,14 +40,20 @@ SENTENCE_ENDS = languages.SENTENCE_ENDS
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 
 
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lowercase ``text`` and strip Greek accents; other letters are kept as they are.
+
+    Remembered per process: the stages fold the same words and texts many times.
 
     >>> fold("ΡΕΝΌΝΣ Αϋπνία")
     'ρενονσ αυπνια'
     """
     text = unicodedata.normalize("NFC", text).lower()
-    if not any("\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" for ch in text):
+    if not _GREEK.search(text):
         return text
     out: list[str] = []
     for ch in unicodedata.normalize("NFD", text):

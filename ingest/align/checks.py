@@ -142,6 +142,9 @@ def finding(type_: str, severity: str, evidence: dict, message: str) -> dict:
 # --------------------------------------------------------------------------- checks
 
 
+_ITEM_PARTS = re.compile(r"\([^()]+\)")
+
+
 def label_ancestry(label: str) -> list[str]:
     """Return the label and the labels of the provisions that contain it, outermost first.
 
@@ -159,7 +162,7 @@ def label_ancestry(label: str) -> list[str]:
             out.append(law + sec)
     elif sec:
         out.append(law + sec)
-    for item in re.findall(r"\([^()]+\)", items or ""):
+    for item in _ITEM_PARTS.findall(items or ""):
         out.append(out[-1] + item)
     return out
 
