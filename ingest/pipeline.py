@@ -526,6 +526,10 @@ def _prepare_stages(sources: list[tuple[Document, str]]) -> None:
     a word (lexeme) for every token of the books in each pipeline's vocabulary and every
     distinct whitespace-separated chunk in its tokenizer's cache: the glossary, the search
     index and the alignment tokenise the same words again, each in its own process."""
+    from typing import cast
+
+    from spacy.tokenizer import Tokenizer
+
     from .nlp import LANGS, pipeline
 
     corpus_stages()
@@ -534,7 +538,8 @@ def _prepare_stages(sources: list[tuple[Document, str]]) -> None:
         chunks.setdefault(doc.language, {}).update(dict.fromkeys(raw.split()))
     for lang in sorted(chunks):
         if lang in LANGS:
-            for _ in pipeline(lang, lemmas=False).tokenizer.pipe(chunks[lang], batch_size=1000):
+            tokenizer = cast(Tokenizer, pipeline(lang, lemmas=False).tokenizer)
+            for _ in tokenizer.pipe(chunks[lang], batch_size=1000):
                 pass
 
 
