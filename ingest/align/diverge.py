@@ -392,17 +392,6 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     return side
 
 
-def _said(c: _Corpus, nid: str, scope: str, members: list[str], k: str, lang: str) -> set:
-    """The lemmas of the words that expressed concept ``k`` in ``members`` (the scope
-    ``scope`` of ``nid``); computed once per provision, scope and concept."""
-    key = ("said", nid, scope, k)
-    if key not in c.memo:
-        c.memo[key] = frozenset(
-            lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())
-        )
-    return set(c.memo[key])
-
-
 def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter, Counter]:
     """The numbers a node's text states (counted ones, and every one it mentions), with
     its citations blanked out; computed once per node."""
@@ -438,6 +427,17 @@ def _node_lemmas(c: _Corpus, nid: str, lang: str) -> frozenset:
     if key not in c.memo:
         c.memo[key] = frozenset(lemma(lang, w) for w in _node_words(c, nid))
     return c.memo[key]
+
+
+def _said(c: _Corpus, nid: str, scope: str, members: list[str], k: str, lang: str) -> set:
+    """The lemmas of the words that expressed concept ``k`` in ``members`` (the scope
+    ``scope`` of ``nid``); computed once per provision, scope and concept."""
+    key = ("said", nid, scope, k)
+    if key not in c.memo:
+        c.memo[key] = frozenset(
+            lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())
+        )
+    return set(c.memo[key])
 
 
 def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:
