@@ -71,8 +71,9 @@ def test_label_ancestry_and_soft_term_presence():
 
 
 def _side(doc, **kw):
+    kw.setdefault("text", "")
     return Side(id=f"{doc}/1", doc=doc, lang=doc[:2], label="1", kind="law", scope="own",
-                text="", **kw)  # fmt: skip
+                edition=doc.split("-")[1], **kw)  # fmt: skip
 
 
 def test_checks_are_quiet_on_equal_sides_and_tolerate_empty_concepts():
@@ -106,12 +107,55 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
         ("Hänen pitäisi kutsua ja hänen on tehtävä.", "Han skall tillkalla och han bör göra.",
          []),  # one of each on both sides
         ("Kilpailunjohtajaa tulisi kutsua.", "Tävlingsledaren bör tillkallas.", []),
+        # fi-2007 / sv-2007 6A: a duty against the plain procedure ("does"), both ways
+        ("Jokainen pakka on sekoitettava perusteellisesti.", "Varje kortlek blandas "
+         "omsorgsfullt.", ["fi-2007 says shall or must («on sekoitettava») where sv-2007 "
+                           "states the procedure without a strength word"]),
+        ("Pakka nostetaan, jos vastustaja niin vaatii.", "Kortleken skall kuperas om en "
+         "motståndare begär det.", ["fi-2007 states the procedure without a strength word "
+                                    "where sv-2007 says shall or must («skall»)"]),
+        # a strength word in a subordinate clause is not the sentence's own
+        ("Kun jako pelataan, brikka asetetaan pöydän keskelle.", "När en bricka skall "
+         "spelas, placeras den mitt på bordet.", []),
+        ("Kilpailunjohtaja määrää aloituspaikan kullekin kilpailijalle.", "Tävlingsledaren "
+         "meddelar var varje tävlande (spelare, par eller lag) skall starta.", []),
+        # "on riittävä" (is sufficient) is an adjective, not the passive necessive
+        ("Maalaus joka ylittää edeltäneen maalauksen on riittävä.", "Ett kontraktsbud som "
+         "upphäver det föregående är tillräckligt.", []),
+        # a prohibition against a plain sentence that negates too; both prohibitions
+        ("Nämä määräykset eivät estä järjestelyjä.", "Dessa förbehåll skall inte hindra "
+         "arrangemang.", []),
+        ("Sen jälkeen ei yhtään kättä saa ottaa brikasta.", "Därefter skall inga kort tas "
+         "ur brickan.", []),
+        ("Pelaaja säilyttää korttinsa erillään.", "Spelaren får inte låta dem blandas.",
+         ["fi-2007 states the procedure without a strength word where sv-2007 says a "
+          "prohibition («får»)"]),
     ],
 )  # fmt: skip
 def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expected):
     a = _side("fi-2007", sentences=[(fi, sv)])
     b = _side("sv-2007")
     assert [f["message"] for f in check_modal(a, b)] == expected
+
+
+def test_the_plain_procedure_is_compared_within_one_edition_and_not_in_greek():
+    """Greek states duties with the future "θα" too, so a plain Greek sentence is not the
+    introduction's "does"; and across editions the wording changes with the rule."""
+    fi, el = "Jokainen pakka on sekoitettava.", "Κάθε τράπουλα θα ανακατεύεται."
+    assert check_modal(_side("fi-2017", sentences=[(fi, el)]), _side("el-2017")) == []
+    sv = "Varje kortlek blandas."
+    assert len(check_modal(_side("fi-2007", sentences=[(fi, sv)]), _side("sv-2007"))) == 1
+    assert check_modal(_side("fi-1997", sentences=[(fi, sv)]), _side("sv-2007")) == []
+
+
+def test_tables_are_not_compared_number_by_number_across_editions():
+    """A scoring table laid out anew in another edition: its rows do not line up."""
+    table = "Alitikit 1 50 100 2 100 300 3 150 500 4 200 800"
+    a = _side("fi-1997", text=table, numbers={"50": 1, "800": 1})
+    b = _side("sv-2007", text=table, numbers={"50": 1, "1100": 1})
+    assert check_numbers(a, b) == []
+    same = _side("fi-2007", text=table, numbers={"50": 1, "800": 1})
+    assert [f["type"] for f in check_numbers(same, b)] == ["numbers"]
 
 
 def test_a_concept_rendered_by_the_learned_lexicon_is_not_missing():

@@ -310,7 +310,14 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
     members = _subtree(c, nid) if scope == "subtree" else [nid]
     text = " ".join(c.nodes[m]["text"] for m in members if c.nodes[m]["text"])
     side = Side(
-        id=nid, doc=doc, lang=lang, label=n["label"], kind=n["kind"], scope=scope, text=text
+        id=nid,
+        doc=doc,
+        lang=lang,
+        label=n["label"],
+        kind=n["kind"],
+        scope=scope,
+        text=text,
+        edition=str(c.editions[doc]),
     )
     for m in members:
         cites = c.cites.get(m, [])
@@ -319,6 +326,7 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         side.numbers += counted
         side.mentioned += mentioned
         for x in cites:
+            side.mentioned += _cited_numbers(c, x["target"])
             label = c.labels.get(x["target"]) if x["target"] else None
             if label is None and x["reason"] == "no-text":
                 label = x["ref"]
@@ -390,6 +398,22 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         else:
             side.children[c.labels[k]] = None if (k, odoc) in c.contradicted else c.labels[k]
     return side
+
+
+def _cited_numbers(c: _Corpus, target: str | None) -> Counter:
+    """The numbers a cited provision below law level states (with its sub-provisions): a
+    book that sends the reader to "79C" for the 30 minutes says them by reference."""
+    if not target or target not in c.nodes or c.nodes[target]["kind"] == "law":
+        return Counter()
+    key = ("cited-numbers", target)
+    if key not in c.memo:
+        lang = c.langs[c.nodes[target]["doc"]]
+        out: Counter = Counter()
+        for m in _subtree(c, target):
+            spans = [(x["start"], x["end"]) for x in c.cites.get(m, []) if x["field"] == "text"]
+            out += _node_numbers(c, m, lang, spans)[1]
+        c.memo[key] = out
+    return c.memo[key]
 
 
 def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter, Counter]:

@@ -55,12 +55,18 @@ class Language:
     #: stand for A, B, C... and (a), (b), (c)... in order), ``lookalikes`` (Latin
     #: capitals printed in their place) and ``transliteration`` (to ASCII, for slugs)
     letters: dict[str, Any] = field(default_factory=dict)
-    #: strength words by level (``should``, ``shall``) as the books' introductions rank
+    #: strength words by level (``may``, ``should``, ``shall``) as the books' introductions rank
     #: them, the negations that turn one into a prohibition, and how many words after it
     #: such a negation may stand (Swedish "bör inte")
     strength: dict[str, str] = field(default_factory=dict)
     strength_negation: str = ""
     strength_negation_after: int = 0
+    strength_negation_before_words: int = 2
+    #: words opening a subordinate clause, whose strength words are not the sentence's
+    strength_subordinators: str = ""
+    #: whether a sentence without a strength word states procedure (the introductions'
+    #: "does"); not in Greek, where the future "θα" often states a duty
+    plain_is_procedure: bool = False
     builtin: bool = True
 
 
@@ -102,10 +108,17 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             stop_words=tuple(data.get("stop_words", ())),
             letters=dict(data.get("letters", {})),
             strength={
-                k: v for k, v in data.get("strength", {}).items() if k in ("should", "shall")
+                k: v
+                for k, v in data.get("strength", {}).items()
+                if k in ("may", "should", "shall")
             },
             strength_negation=data.get("strength_negation", {}).get("before", ""),
             strength_negation_after=int(data.get("strength_negation", {}).get("after", 0)),
+            strength_negation_before_words=int(
+                data.get("strength_negation", {}).get("before_words", 2)
+            ),
+            strength_subordinators=data.get("strength_negation", {}).get("subordinators", ""),
+            plain_is_procedure=bool(data.get("plain_is_procedure", False)),
             builtin=builtin,
         )
     except (TypeError, ValueError) as exc:
