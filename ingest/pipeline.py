@@ -520,27 +520,15 @@ def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
     return opened, lemma_table.take_new()
 
 
-def _prepare_stages(sources: list[tuple[Document, str]]) -> None:
+def _prepare_stages(langs: list[str]) -> None:
     """While the workers parse: import the corpus-wide stages and build the spaCy pipelines
-    of the books' languages, which every process forked for the stages then inherits, with
-    a word (lexeme) for every token of the books in each pipeline's vocabulary and every
-    distinct whitespace-separated chunk in its tokenizer's cache: the glossary, the search
-    index and the alignment tokenise the same words again, each in its own process."""
-    from typing import cast
-
-    from spacy.tokenizer import Tokenizer
-
+    of ``langs``, which every process forked for the stages then inherits."""
     from .nlp import LANGS, pipeline
 
     corpus_stages()
-    chunks: dict[str, dict[str, None]] = {}
-    for doc, raw in sources:
-        chunks.setdefault(doc.language, {}).update(dict.fromkeys(raw.split()))
-    for lang in sorted(chunks):
+    for lang in langs:
         if lang in LANGS:
-            tokenizer = cast(Tokenizer, pipeline(lang, lemmas=False).tokenizer)
-            for _ in tokenizer.pipe(chunks[lang], batch_size=1000):
-                pass
+            pipeline(lang, lemmas=False)
 
 
 def _dictionary_langs(sources: list[tuple[Document, str]]) -> list[str]:
@@ -585,7 +573,7 @@ def _parse_all(
                 futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
                 forms = _source_forms(sources) if langs else {}
                 opening = [pool.submit(_open_in_worker, lang, forms[lang]) for lang in langs]
-                _prepare_stages(sources)
+                _prepare_stages(sorted({doc.language for doc, _ in sources}))
                 done = []
                 for (doc, _), future in zip(sources, futures, strict=True):
                     result, answers, opened = future.result()
