@@ -43,15 +43,21 @@ _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 
 
-@lru_cache(maxsize=1 << 16)
+_SHORT = 32
+"""Words and short phrases up to this many characters are folded once per process and
+remembered (the stages fold the same words again and again); longer texts every time."""
+
+
 def fold(text: str) -> str:
     """Lowercase ``text`` and strip Greek accents; other letters are kept as they are.
-
-    Remembered per process: the stages fold the same words and texts many times.
 
     >>> fold("ΡΕΝΌΝΣ Αϋπνία")
     'ρενονσ αυπνια'
     """
+    return _fold_short(text) if len(text) <= _SHORT else _fold(text)
+
+
+def _fold(text: str) -> str:
     text = unicodedata.normalize("NFC", text).lower()
     if not _GREEK.search(text):
         return text
@@ -61,6 +67,9 @@ def fold(text: str) -> str:
             continue
         out.append(ch)
     return unicodedata.normalize("NFC", "".join(out)).replace("ς", "σ")
+
+
+_fold_short = lru_cache(maxsize=1 << 15)(_fold)
 
 
 def _is_greek(ch: str) -> bool:

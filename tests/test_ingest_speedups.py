@@ -105,9 +105,10 @@ def test_divergence_sides_with_reused_work_equal_fresh_ones(con):
 
 def test_fold_remembered_equals_fold_computed():
     texts = ["ΡΕΝΌΝΣ Αϋπνία", "Pelaaja PELAAJAN", "ΟΔΟΣ ΝΌΜΟΣ", "tävlingsledaren", "ΐΰ ά"]
+    texts.append(" ".join(texts) * 3)  # longer than a remembered word
     for t in texts:
-        assert nlp.fold(t) == nlp.fold.__wrapped__(t)
-        assert nlp.fold(t) == nlp.fold(t)
+        assert nlp.fold(t) == nlp._fold(t) == nlp.fold(t)
+    assert nlp._fold_short.cache_info().currsize > 0
 
 
 def test_position_prior_made_once_per_shape_is_the_computed_one():
