@@ -10,6 +10,8 @@ machine) and prints every stage's time:
 * cli cold: ``lawgraph ingest`` (what ``make run`` runs) into a new store, with its
   progress bars, timed from outside its process.
 
+``--runs N`` repeats all of it N times (each run against its own floor) and prints the
+medians of the ratios: the machine is shared and one run can be off by a second or two.
 ``--profile`` adds, for every stage of a cold ingest run in one process (workers 1, so
 that the profiler sees all of it), the top entries of its cProfile.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,27 +105,39 @@ def _line(name: str, got: dict) -> str:
     return f"{name:10} {got['seconds']:6.2f} s" + (f"  ({stages})" if stages else "") + "\n"
 
 
-def main(profile: bool = False, top: int = 12) -> None:
+def main(profile: bool = False, top: int = 12, runs: int = 1) -> None:
+    out = sys.stdout
+    ratios: dict[str, list[float]] = {"cold": [], "cli cold": [], "warm": []}
     with tempfile.TemporaryDirectory() as tmp:
-        db = str(Path(tmp) / "lawgraph.db")
-        floor = _run(FLOOR)
-        cold = _run(INGEST, db, "force")
-        warm = _run(INGEST, db, "force")
-        same = _run(INGEST, db, "")
-        cli = _cli_cold(str(Path(tmp) / "cli" / "lawgraph.db"))
-        out = sys.stdout
-        out.write(_line("floor", floor))
-        out.write(_line("cold", cold))
-        out.write(_line("warm", warm))
-        out.write(_line("unchanged", same))
-        out.write(_line("cli cold", cli))
-        f = floor["seconds"]
-        out.write(
-            f"cold / floor = {cold['seconds'] / f:.2f} (target <= 3), "
-            f"cli cold / floor = {cli['seconds'] / f:.2f}, "
-            f"warm / floor = {warm['seconds'] / f:.2f}, "
-            f"unchanged = {same['seconds']:.2f} s (skipped: {same['skipped']}, target <= 1 s)\n"
-        )
+        for n in range(1, runs + 1):
+            db = str(Path(tmp) / f"run{n}" / "lawgraph.db")
+            floor = _run(FLOOR)
+            cold = _run(INGEST, db, "force")
+            warm = _run(INGEST, db, "force")
+            same = _run(INGEST, db, "")
+            cli = _cli_cold(str(Path(tmp) / f"cli{n}" / "lawgraph.db"))
+            if runs > 1:
+                out.write(f"run {n}\n")
+            out.write(_line("floor", floor))
+            out.write(_line("cold", cold))
+            out.write(_line("warm", warm))
+            out.write(_line("unchanged", same))
+            out.write(_line("cli cold", cli))
+            f = floor["seconds"]
+            for name, got in (("cold", cold), ("cli cold", cli), ("warm", warm)):
+                ratios[name].append(got["seconds"] / f)
+            out.write(
+                f"cold / floor = {cold['seconds'] / f:.2f} (target <= 3), "
+                f"cli cold / floor = {cli['seconds'] / f:.2f}, "
+                f"warm / floor = {warm['seconds'] / f:.2f}, "
+                f"unchanged = {same['seconds']:.2f} s (skipped: {same['skipped']}, target <= 1 s)\n"
+            )
+        if runs > 1:
+            out.write(
+                f"median of {runs} runs (each against its own floor): "
+                + ", ".join(f"{k} / floor {statistics.median(v):.2f}" for k, v in ratios.items())
+                + "\n"
+            )
         if profile:
             run = subprocess.run(
                 [sys.executable, "-c", PROFILE, str(Path(tmp) / "p.db"), str(top)],
@@ -136,5 +151,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="store_true", help="add a cProfile of a cold run")
     parser.add_argument("--top", type=int, default=12, help="profile entries per stage")
+    parser.add_argument("--runs", type=int, default=1, help="repeat, and print the medians")
     args = parser.parse_args()
-    main(args.profile, args.top)
+    main(args.profile, args.top, args.runs)

@@ -21,7 +21,7 @@ import json
 import sqlite3
 import time
 
-from .align import aligned, equivalent, law_topics, sentence_pairs
+from .align import EQUIVALENT, aligned, equivalent, law_topics, sentence_pairs
 from .align.diverge import node_divergences
 from .model import decode_attrs
 from .store import has_table
@@ -115,12 +115,13 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
             if row is not None and row["kind"] in PROVISION_KINDS and _has_text(con, row):
                 ref = row["id"]
                 break
-    links = {x["id"]: x for x in aligned(con, ref)} if ref else {}
+    ref_links = aligned(con, ref) if ref else []
+    links = {x["id"]: x for x in ref_links}
     versions: dict[str, dict | None] = {}
     for d in docs:
         row, via = with_text.get(d), None
         if ref and not ref.startswith(f"{d}/"):
-            eq = equivalent(con, ref, d)
+            eq = _equivalent_in(ref_links, d)
             eq_row = _node(con, eq) if eq else None
             if eq_row is not None and not _has_text(con, eq_row):
                 eq = None
@@ -163,6 +164,33 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
     return versions, ref
 
 
+def _equivalent_in(links: list[dict], doc: str) -> str | None:
+    """:func:`ingest.align.equivalent` of a node whose :func:`ingest.align.aligned` list
+    is ``links`` (read once for every document)."""
+    for d in links:
+        if d["doc"] == doc and not d["flagged"] and d["relation"] in EQUIVALENT:
+            return d["id"]
+    return None
+
+
+def _links(con, node_id: str) -> list[tuple[str, str, bool, float]]:
+    """(other id, relation, flagged, score) of the rows :func:`ingest.align.aligned` gives
+    for ``node_id``, in no particular order and without decoding their evidence (the
+    line-up reads only these; a ``split`` row seen from its part, a ``merged`` one there,
+    lines nothing up either way)."""
+    if not has_table(con, "alignments"):
+        return []
+    return [
+        (r[0], r[1], bool(r[2]), r[3])
+        for r in con.execute(
+            "SELECT b, relation, flagged, score FROM alignments WHERE a = ? UNION ALL "
+            "SELECT a, relation, flagged, score FROM alignments WHERE b = ? "
+            "AND relation != 'none'",
+            (node_id, node_id),
+        )
+    ]
+
+
 def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> list[dict]:
     """The versions' sub-provisions lined up: one row per corresponding sub-provision.
 
@@ -186,13 +214,13 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     docs_of = {nid: {members[nid][0]["doc"]} for nid in members}
     links, contradicted = [], set()
     for nid in members:
-        for link in aligned(con, nid):
-            if link["id"] in members and link["relation"] != "topic":
-                pair = frozenset((nid, link["id"]))
-                if link["flagged"]:
+        for other, relation, flagged, score in _links(con, nid):
+            if other in members and relation != "topic":
+                pair = frozenset((nid, other))
+                if flagged:
                     contradicted.add(pair)  # judged not equivalent: never one row
-                elif link["relation"] in LINE_UP:
-                    links.append((-link["score"], nid, link["id"]))
+                elif relation in LINE_UP:
+                    links.append((-score, nid, other))
 
     def join(a: str, b: str) -> bool:
         ga, gb = group[a], group[b]
@@ -211,10 +239,14 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     for nid, (_, _, suffix) in members.items():
         if suffix is not None:
             by_suffix.setdefault(suffix, []).append(nid)
+    partners: dict[str, set[str]] = {}
+    for _, x, y in links:
+        partners.setdefault(x, set()).add(y)
+        partners.setdefault(y, set()).add(x)
     for ids in by_suffix.values():
         for a in ids:
             for b in ids:
-                if a < b and not _has_other_partner(a, b, group, members, links):
+                if a < b and not _has_other_partner(a, b, members, partners):
                     join(a, b)
     rows: list[dict] = []
     placed: dict[int, int] = {}  # id(group) -> row index
@@ -246,14 +278,14 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     return rows
 
 
-def _has_other_partner(a: str, b: str, group: dict, members: dict, links: list) -> bool:
+def _has_other_partner(a: str, b: str, members: dict, partners: dict[str, set[str]]) -> bool:
     """Whether ``a`` or ``b`` is aligned (not flagged) with another node of the other's
-    document: then their shared label suffix is a coincidence, not an equivalence."""
-    doc = {a: members[a][0]["doc"], b: members[b][0]["doc"]}
-    other = {a: doc[b], b: doc[a]}
-    for _, x, y in links:
-        for mine, partner in ((x, y), (y, x)):
-            if mine in doc and partner not in doc and members[partner][0]["doc"] == other[mine]:
+    document: then their shared label suffix is a coincidence, not an equivalence
+    (``partners``: each node's non-flagged line-up partners)."""
+    for mine, theirs in ((a, b), (b, a)):
+        doc = members[theirs][0]["doc"]
+        for p in partners.get(mine, ()):
+            if p != a and p != b and members[p][0]["doc"] == doc:
                 return True
     return False
 

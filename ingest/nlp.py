@@ -40,14 +40,26 @@ SENTENCE_ENDS = languages.SENTENCE_ENDS
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 
 
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+_SHORT = 32
+"""Words and short phrases up to this many characters are folded once per process and
+remembered (the stages fold the same words again and again); longer texts every time."""
+
+
 def fold(text: str) -> str:
     """Lowercase ``text`` and strip Greek accents; other letters are kept as they are.
 
     >>> fold("ΡΕΝΌΝΣ Αϋπνία")
     'ρενονσ αυπνια'
     """
+    return _fold_short(text) if len(text) <= _SHORT else _fold(text)
+
+
+def _fold(text: str) -> str:
     text = unicodedata.normalize("NFC", text).lower()
-    if not any("\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" for ch in text):
+    if not _GREEK.search(text):
         return text
     out: list[str] = []
     for ch in unicodedata.normalize("NFD", text):
@@ -55,6 +67,9 @@ def fold(text: str) -> str:
             continue
         out.append(ch)
     return unicodedata.normalize("NFC", "".join(out)).replace("ς", "σ")
+
+
+_fold_short = lru_cache(maxsize=1 << 15)(_fold)
 
 
 def _is_greek(ch: str) -> bool:

@@ -144,6 +144,9 @@ def finding(type_: str, severity: str, evidence: dict, message: str) -> dict:
 # --------------------------------------------------------------------------- checks
 
 
+_ITEM_PARTS = re.compile(r"\([^()]+\)")
+
+
 def label_ancestry(label: str) -> list[str]:
     """Return the label and the labels of the provisions that contain it, outermost first.
 
@@ -161,7 +164,7 @@ def label_ancestry(label: str) -> list[str]:
             out.append(law + sec)
     elif sec:
         out.append(law + sec)
-    for item in re.findall(r"\([^()]+\)", items or ""):
+    for item in _ITEM_PARTS.findall(items or ""):
         out.append(out[-1] + item)
     return out
 
@@ -622,15 +625,25 @@ def number_mentions(lang: str, text: str) -> tuple[Counter, Counter]:
     both = languages.BOTH_BEFORE.get(lang, ())
     tokens = re.findall(r"\w+", t)
     for i, w in enumerate(tokens):
-        for value, rx, small in _number_words(lang):
-            if rx.fullmatch(w):
-                mentioned[str(value)] += 1
-                if value == 2 and i and tokens[i - 1] in both:
-                    break  # "both", not a count
-                if not small and any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
-                    stated[str(value)] += 1
-                break
+        found = _number_word(lang, w)
+        if found is not None:
+            value, small = found
+            mentioned[str(value)] += 1
+            if value == 2 and i and tokens[i - 1] in both:
+                continue  # "both", not a count
+            if not small and any(x.startswith(counted) for x in tokens[i + 1 : i + 3]):
+                stated[str(value)] += 1
     return stated, mentioned
+
+
+@lru_cache(maxsize=1 << 16)
+def _number_word(lang: str, word: str) -> tuple[int, bool] | None:
+    """``(value, only a mention)`` of the first spelled-out number of ``lang`` that
+    ``word`` is (:func:`_number_words`), or None."""
+    for value, rx, small in _number_words(lang):
+        if rx.fullmatch(word):
+            return value, small
+    return None
 
 
 @lru_cache(maxsize=16)

@@ -283,12 +283,15 @@ def _ordered(c: _Corpus, x: str, y: str) -> tuple[str, str]:
 
 
 def _subtree(c: _Corpus, nid: str) -> list[str]:
-    out, todo = [], [nid]
-    while todo:
-        n = todo.pop(0)
-        out.append(n)
-        todo[:0] = c.kids.get(n, [])
-    return out
+    key = ("subtree", nid)
+    if key not in c.memo:
+        out, todo = [], [nid]
+        while todo:
+            n = todo.pop(0)
+            out.append(n)
+            todo[:0] = c.kids.get(n, [])
+        c.memo[key] = out
+    return list(c.memo[key])
 
 
 def _map_label(c: _Corpus, target: str | None, label: str, doc: str, other: str) -> str:
@@ -361,10 +364,17 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         side.concepts |= {k for k in c.concepts.get(m, ()) if _telling(c, k, doc, odoc)}
     near = _subtree(c, nid) + ([n["parent"]] if n["parent"] in c.nodes else [])
     side.nearby_concepts = {k for m in near for k in c.concepts.get(m, ())}
-    around = {*members, *near}
-    side.words = set().union(*(_node_words(c, m) for m in around))
+    key = ("around", nid, scope)  # the same provision is a side of a pair with every book
+    if key not in c.memo:
+        around = {*members, *near}
+        c.memo[key] = (
+            frozenset().union(*(_node_words(c, m) for m in around)),
+            frozenset().union(*(_node_lemmas(c, m, lang) for m in around)),
+        )
+    around_words, around_lemmas = c.memo[key]
+    side.words = set(around_words)
     side.terms = c.terms.get(lang, {})
-    side.lemmas = set().union(*(_node_lemmas(c, m, lang) for m in around))
+    side.lemmas = set(around_lemmas)
     side.unmatched = list(c.unmatched.get((nid, other_id), []))
     for sentence in side.unmatched:
         side.sentence_lemmas[sentence] = [lemma(lang, w) for w in words(sentence)]
@@ -377,7 +387,7 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
             side.word_renders[w] = set(table.get(w, ())) | ({w} if same_language else set())
             side.rarity[w] = _rarity(c, doc, lang, w)
     for k in side.concepts:
-        said = {lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())}
+        said = _said(c, nid, scope, members, k, lang)
         side.renders[k] = {t for w in said for t in table.get(w, ())}
         if same_language:
             side.renders[k] |= said
@@ -441,6 +451,17 @@ def _node_lemmas(c: _Corpus, nid: str, lang: str) -> frozenset:
     if key not in c.memo:
         c.memo[key] = frozenset(lemma(lang, w) for w in _node_words(c, nid))
     return c.memo[key]
+
+
+def _said(c: _Corpus, nid: str, scope: str, members: list[str], k: str, lang: str) -> set:
+    """The lemmas of the words that expressed concept ``k`` in ``members`` (the scope
+    ``scope`` of ``nid``); computed once per provision, scope and concept."""
+    key = ("said", nid, scope, k)
+    if key not in c.memo:
+        c.memo[key] = frozenset(
+            lemma(lang, w) for m in members for w in c.hit_words.get((m, k), ())
+        )
+    return set(c.memo[key])
 
 
 def _telling(c: _Corpus, concept: str, doc: str, other: str) -> bool:

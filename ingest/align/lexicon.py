@@ -28,6 +28,7 @@ import math
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
@@ -168,7 +169,7 @@ def _ibm1(
         s = np.concatenate(([0], src))
         keys.append((s[:, None] * n_tgt + tgt[None, :]).ravel())
         positions.append(np.tile(np.arange(offset, offset + len(tgt)), len(s)))
-        priors.append(_diagonal(len(src), len(tgt)).ravel())
+        priors.append(_diagonal_flat(len(src), len(tgt), DIAGONAL, NULL_PRIOR))
         offset += len(tgt)
     if not keys:
         return sparse.csr_matrix((n_src, n_tgt))
@@ -205,6 +206,14 @@ def _diagonal(m: int, n: int) -> np.ndarray:
     h = np.exp(-DIAGONAL * np.abs(i - j))
     h = (1 - NULL_PRIOR) * h / h.sum(axis=0, keepdims=True)
     return np.vstack([np.full((1, n), NULL_PRIOR), h])
+
+
+@lru_cache(maxsize=4096)
+def _diagonal_flat(m: int, n: int, _diagonal_: float, _null_: float) -> np.ndarray:
+    """:func:`_diagonal` raveled, made once per shape (and setting: the cache key), read-only."""
+    out = _diagonal(m, n).ravel()
+    out.setflags(write=False)
+    return out
 
 
 def _index(vocab: dict[str, int], words: list[str]) -> np.ndarray:

@@ -268,7 +268,7 @@ def pair_space(
 def _covered_once(src: Counter, reach: dict[str, int]) -> float:
     """Share of the tokens of ``src`` matched one to one with a likely translation
     (``reach``: per word, the tokens of the other side that translate it)."""
-    hit = sum(min(n, reach.get(w, 0)) for w, n in src.items())
+    hit = sum(min(n, reach[w]) for w, n in src.items() if w in reach)
     return hit / max(1, sum(src.values()))
 
 

@@ -1,0 +1,151 @@
+"""The ingest's shortcuts give what the plain computations they replace give, on the
+whole corpus: the compare line-up's rows and partner test, the divergence sides made
+with each provision's work reused, folding, the IBM Model 1 position prior and the
+spelled-out numbers."""
+
+import dataclasses
+
+import numpy as np
+
+from lawgraph.ingest import compare, nlp
+from lawgraph.ingest.align import aligned, checks, diverge, lexicon
+
+
+def _line_up_links(con, label: str):
+    """The members and non-flagged line-up links of one law's versions, as ``_line_up``
+    gathers them."""
+    versions, _ = compare._versions(con, label, [d for d, _ in compare._documents(con)], False)
+    members = {}
+    for v in versions.values():
+        if v.get("id"):
+            for r, depth in compare._descendants(con, v["id"]):
+                members[r["id"]] = (r, depth, None)
+    links = []
+    for nid in members:
+        for other, relation, flagged, score in compare._links(con, nid):
+            if other in members and not flagged and relation in compare.LINE_UP:
+                links.append((-score, nid, other))
+    return members, links
+
+
+def _has_other_partner_plain(a, b, members, links) -> bool:
+    """The partner test as first written: every link scanned for every pair."""
+    doc = {a: members[a][0]["doc"], b: members[b][0]["doc"]}
+    other = {a: doc[b], b: doc[a]}
+    for _, x, y in links:
+        for mine, partner in ((x, y), (y, x)):
+            if mine in doc and partner not in doc and members[partner][0]["doc"] == other[mine]:
+                return True
+    return False
+
+
+def test_line_up_links_are_the_aligned_rows(con):
+    """``compare._links`` reads what :func:`aligned` gives, without the evidence."""
+    nodes = [r[0] for r in con.execute("SELECT id FROM nodes WHERE kind != 'footnote'")]
+    checked = 0
+    for nid in nodes[::7]:
+        plain = sorted(
+            (d["id"], d["flagged"], d["score"], d["relation"] in compare.LINE_UP,
+             d["relation"] == "topic")
+            for d in aligned(con, nid)
+        )  # fmt: skip
+        lean = sorted(
+            (o, f, s, rel in compare.LINE_UP, rel == "topic")
+            for o, rel, f, s in compare._links(con, nid)
+        )
+        assert lean == plain, nid
+        checked += bool(plain)
+    assert checked > 300
+
+
+def test_partner_test_equals_the_scan_of_every_link(con):
+    pairs = found = 0
+    for label in ("1", "12", "16", "40", "64", "75", "80"):
+        members, links = _line_up_links(con, label)
+        partners: dict[str, set[str]] = {}
+        for _, x, y in links:
+            partners.setdefault(x, set()).add(y)
+            partners.setdefault(y, set()).add(x)
+        ids = sorted(members)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                want = _has_other_partner_plain(a, b, members, links)
+                assert compare._has_other_partner(a, b, members, partners) == want, (a, b)
+                pairs += 1
+                found += want
+    assert pairs > 5_000 and 0 < found < pairs, (pairs, found)
+
+
+def test_divergence_sides_with_reused_work_equal_fresh_ones(con):
+    """Each side made after the same provision's sides with other books (its subtree,
+    words, lemmas and concept lemmas reused) equals one made from nothing."""
+    shared = diverge._load(con)
+    pairs, _ = diverge._pairs(con, shared)
+    by_node: dict[str, list] = {}
+    for a, b, _ in pairs:
+        by_node.setdefault(a, []).append(b)
+
+    def scopes(a, bs):
+        return {diverge._scope(shared, a, b) for b in bs}
+
+    # provisions paired in both scopes (own text, whole subtree) first, then busy ones
+    mixed = [(a, bs) for a, bs in by_node.items() if len(scopes(a, bs)) == 2]
+    busy = mixed[:40] + [(a, bs) for a, bs in by_node.items() if len(bs) >= 3][:40]
+    assert mixed and len(busy) >= 40
+    fresh = diverge._load(con)
+    diverge._pairs(con, fresh)
+    for a, bs in busy:
+        for b in bs:
+            scope = diverge._scope(shared, a, b)
+            reused = diverge._side(shared, a, b, scope)
+            fresh.memo.clear()  # every per-node result made again
+            made = diverge._side(fresh, a, b, scope)
+            assert dataclasses.asdict(reused) == dataclasses.asdict(made), (a, b)
+
+
+def test_fold_remembered_equals_fold_computed():
+    texts = ["ΡΕΝΌΝΣ Αϋπνία", "Pelaaja PELAAJAN", "ΟΔΟΣ ΝΌΜΟΣ", "tävlingsledaren", "ΐΰ ά"]
+    texts.append(" ".join(texts) * 3)  # longer than a remembered word
+    for t in texts:
+        assert nlp.fold(t) == nlp._fold(t) == nlp.fold(t)
+    assert nlp._fold_short.cache_info().currsize > 0
+
+
+def test_position_prior_made_once_per_shape_is_the_computed_one():
+    for m, n in ((1, 1), (3, 7), (12, 5)):
+        got = lexicon._diagonal_flat(m, n, lexicon.DIAGONAL, lexicon.NULL_PRIOR)
+        assert np.array_equal(got, lexicon._diagonal(m, n).ravel())
+        assert not got.flags.writeable
+
+
+def test_number_word_lookup_equals_the_scan(con):
+    for (lang,) in con.execute("SELECT DISTINCT language FROM documents"):
+        words = {w for (t,) in con.execute(
+            "SELECT n.text FROM nodes n JOIN documents d ON d.id = n.doc WHERE d.language = ?"
+            " LIMIT 400", (lang,)) for w in nlp.words(t)}  # fmt: skip
+        for w in words:
+            plain = next(
+                ((v, small) for v, rx, small in checks._number_words(lang) if rx.fullmatch(w)),
+                None,
+            )
+            assert checks._number_word(lang, w) == plain, (lang, w)
+
+
+def test_concept_lemmas_are_kept_per_scope(con):
+    """A provision's concept lemmas over its own text and over its subtree are kept apart."""
+    c = diverge._load(con)
+    diverge._pairs(con, c)
+    checked = differ = 0
+    for node, concept in list(c.hit_words):
+        parent = c.nodes[node]["parent"] if node in c.nodes else None
+        if parent not in c.nodes or checked >= 400:
+            continue
+        lang = c.langs[c.nodes[parent]["doc"]]
+        got = {}
+        for scope, members in (("subtree", diverge._subtree(c, parent)), ("own", [parent])):
+            plain = {nlp.lemma(lang, w) for m in members for w in c.hit_words.get((m, concept), ())}
+            got[scope] = diverge._said(c, parent, scope, members, concept, lang)
+            assert got[scope] == plain, (parent, scope, concept)
+            checked += 1
+        differ += got["own"] != got["subtree"]
+    assert checked >= 400 and differ > 20, (checked, differ)
