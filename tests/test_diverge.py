@@ -130,6 +130,17 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
         ("Pelaaja säilyttää korttinsa erillään.", "Spelaren får inte låta dem blandas.",
          ["fi-2007 states the procedure without a strength word where sv-2007 says a "
           "prohibition («får»)"]),
+        # "pitää" and "tulee" are duties only with an infinitive: "keeps", "becomes"
+        ("Pelaaja pitää hallussaan omat korttinsa.", "Spelaren får inte låta dem blandas.",
+         ["fi-2007 states the procedure without a strength word where sv-2007 says a "
+          "prohibition («får»)"]),
+        ("Viimeinen maalaus tulee loppusitoumukseksi.", "Det sista budet skall bli "
+         "kontraktet.", ["fi-2007 states the procedure without a strength word where "
+                         "sv-2007 says shall or must («skall»)"]),
+        ("Pelaajan pitää itse panna kortit takaisin.", "Spelaren skall lägga tillbaka "
+         "korten.", []),
+        ("Pelinviejän tulee selvästi mainita kortti.", "Spelföraren skall tydligt nämna "
+         "kortet.", []),
     ],
 )  # fmt: skip
 def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expected):

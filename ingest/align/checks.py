@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lawgraph.ingest import languages
-from lawgraph.ingest.nlp import fold, words
+from lawgraph.ingest.nlp import fold, lemma, words
 
 SEVERITIES = ("low", "medium", "high")
 SEVERITY_WEIGHT = {"low": 1.0, "medium": 2.0, "high": 3.0}
@@ -481,6 +481,8 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
     out: dict[str, list[str]] = {}
     for level, pattern in table.items():
         for m in re.finditer(rf"(?<!\w)(?:{pattern})(?![\w-])", folded):
+            if not _with_infinitive(spec, lang, m.group(0), folded[m.end() :]):
+                continue
             if sub:
                 prefix = re.sub(r"\([^()]*\)", " ", folded[: m.start()])
                 clause = re.split(r"[,;:.()]", prefix)[-1]
@@ -492,6 +494,25 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
             surface = text[m.start() : m.end()] if len(folded) == len(text) else m.group(0)
             out.setdefault(PROHIBITION if negated else level, []).append(surface)
     return out
+
+
+def _with_infinitive(spec: languages.Language, lang: str, word: str, rest: str) -> bool:
+    """False for a strength word that states a duty only with an infinitive
+    (``strength_infinitive``) when none follows it within its window: a word that is its
+    own dictionary form and ends in a vowel of the infinitive (Finnish -a/-ä).
+
+    >>> _with_infinitive(languages.get("fi"), "fi", "pitää", " hallussaan omat korttinsa")
+    False
+    >>> _with_infinitive(languages.get("fi"), "fi", "pitää", " itse panna ne takaisin")
+    True
+    """
+    if not spec.strength_infinitive or not re.fullmatch(spec.strength_infinitive, word):
+        return True
+    clause = re.split(r"[,;:.()]", rest, maxsplit=1)[0]
+    for w in re.findall(r"\w+", clause)[: spec.strength_infinitive_window]:
+        if w[-1] in "aä" and lemma(lang, w) == w:
+            return True
+    return False
 
 
 def _negated(lang: str, text: str) -> bool:

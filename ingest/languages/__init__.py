@@ -64,6 +64,11 @@ class Language:
     strength_negation_before_words: int = 2
     #: words opening a subordinate clause, whose strength words are not the sentence's
     strength_subordinators: str = ""
+    #: strength words that state a duty only with an infinitive after them (Finnish
+    #: "pitää panna", "tulee olla"; not "pitää hallussaan", keeps, or "tulee
+    #: loppusitoumukseksi", becomes), and how many words after them it may stand
+    strength_infinitive: str = ""
+    strength_infinitive_window: int = 3
     #: whether a sentence without a strength word states procedure (the introductions'
     #: "does"); not in Greek, where the future "θα" often states a duty
     plain_is_procedure: bool = False
@@ -116,6 +121,8 @@ def load_file(path: Path, builtin: bool = False) -> Language:
                 data.get("strength_negation", {}).get("before_words", 2)
             ),
             strength_subordinators=data.get("strength_negation", {}).get("subordinators", ""),
+            strength_infinitive=data.get("strength_infinitive", {}).get("words", ""),
+            strength_infinitive_window=int(data.get("strength_infinitive", {}).get("window", 3)),
             plain_is_procedure=bool(data.get("plain_is_procedure", False)),
             builtin=builtin,
         )
