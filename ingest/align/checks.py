@@ -34,6 +34,7 @@ TYPE_FACTOR = {
     "sentence": 1.0,
     "modal": 1.5,
     "rewritten": 1.0,
+    "roles": 1.5,
 }
 TYPES = tuple(TYPE_FACTOR)
 #: Finding types the report leaves out unless asked: on the dev set they are right too
@@ -596,6 +597,114 @@ def check_modal(a: Side, b: Side) -> list[dict]:
     return out
 
 
+ROLE_CONTRASTS: tuple[tuple[str, str], ...] = (("lho", "rho"), ("declarer", "dummy"))
+"""Glossary concepts naming players a sentence cannot swap without changing who acts: the
+left-hand and the right-hand opponent, declarer and dummy."""
+
+
+def _term_count(term: str, tokens: list[str]) -> int:
+    """How often a folded glossary term stands in ``tokens``: each of its words exactly or,
+    from four letters on, as the start of an inflected form (``lepääjä`` in "lepääjän",
+    ``spelförare`` in "spelförarens"; not ``spelförare`` in "spelar")."""
+    return len(_term_spots(term, tokens))
+
+
+def _term_spots(term: str, tokens: list[str]) -> list[int]:
+    """Where (token index) each occurrence of ``term`` starts (:func:`_term_count`)."""
+    parts = term.split()
+
+    def stands(part: str, token: str) -> bool:
+        if len(part) < 4:
+            return token == part
+        return token.startswith(part[: max(4, len(part) - 2)])
+
+    if not parts:
+        return []
+    return [
+        i
+        for i in range(len(tokens) - len(parts) + 1)
+        if all(stands(p, tokens[i + k]) for k, p in enumerate(parts))
+    ]
+
+
+def _role_words(side: Side, text: str, role: str) -> list[str]:
+    """The words of ``text`` that name ``role`` (folded)."""
+    tokens = words(text)
+    out = []
+    for t in side.terms.get(role, ()):
+        n = len(t.split())
+        out += [" ".join(tokens[i : i + n]) for i in _term_spots(t, tokens)]
+    return sorted(set(out))
+
+
+def _role_counts(side: Side, text: str) -> Counter:
+    tokens = words(text)
+    return Counter(
+        {
+            role: sum(_term_count(t, tokens) for t in side.terms.get(role, ()))
+            for pair in ROLE_CONTRASTS
+            for role in pair
+        }
+    )
+
+
+def _parts(sentence: str) -> list[str]:
+    """A sentence's text outside parentheses, then each parenthesis."""
+    inner = re.findall(r"\(([^()]*)\)", sentence)
+    return [re.sub(r"\([^()]*\)", " ", sentence), *inner]
+
+
+def _swapped_role(ca: Counter, cb: Counter) -> tuple[str, str] | None:
+    """(role of a, role of b) when a names a player b does not name and b names the
+    contrasting player a does not name; a repeated name or a pronoun is no swap."""
+    for x, y in ROLE_CONTRASTS:
+        for first, second in ((x, y), (y, x)):
+            if ca[first] and not cb[first] and cb[second] and not ca[second]:
+                return first, second
+    return None
+
+
+def check_roles(a: Side, b: Side) -> list[dict]:
+    """In sentences aligned one to one, a player named on one side where the other names
+    the contrasting one (:data:`ROLE_CONTRASTS`), in the whole sentence or, when both
+    have as many parentheses, in the parts in order: fi-2007 17D2 has the offender's
+    left-hand opponent repeat his call ("(rikkojan VPV:n on toistettava ...)") where
+    sv-2007 has the right-hand one ("(den felandes MTH måste upprepa ...)"). The names
+    are the glossary's terms in each language."""
+    out: list[dict] = []
+    for sa, sb in a.sentences:
+        pa, pb = _parts(sa), _parts(sb)
+        pairs = [(sa, sb)] + (list(zip(pa, pb, strict=True)) if len(pa) == len(pb) else [])
+        swap = next(
+            (
+                (found, xa, xb)
+                for xa, xb in pairs
+                if (found := _swapped_role(_role_counts(a, xa), _role_counts(b, xb)))
+            ),
+            None,
+        )
+        if swap is None:
+            continue
+        (first, second), xa, xb = swap
+        evidence = {
+            a.doc: [sa],
+            b.doc: [sb],
+            "roles": {a.doc: first, b.doc: second},
+            "words": {a.doc: _role_words(a, xa, first), b.doc: _role_words(b, xb, second)},
+        }
+        msg = f"{a.doc} names the {ROLE_NAMES[first]} where {b.doc} names the {ROLE_NAMES[second]}"
+        out.append(finding("roles", "high", evidence, msg))
+    return out
+
+
+ROLE_NAMES = {
+    "lho": "left-hand opponent",
+    "rho": "right-hand opponent",
+    "declarer": "declarer",
+    "dummy": "dummy",
+}
+
+
 #: The checks run for every aligned pair: (type, function(a, b, **context)).
 CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("cited-targets", check_cited_targets),
@@ -606,6 +715,7 @@ CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("concept-missing", check_concepts),
     ("sentence", check_sentences),
     ("modal", check_modal),
+    ("roles", check_roles),
 )
 CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 
