@@ -9,10 +9,10 @@ import pytest
 from lawgraph import store
 from lawgraph.ingest.align import checks, diverge, equivalent
 from lawgraph.ingest.align.checks import (
-    check_roles,
     Side,
     check_cited_targets,
     check_concepts,
+    check_contrast,
     check_modal,
     check_national,
     check_numbers,
@@ -150,10 +150,14 @@ def test_modal_compares_should_with_shall_not_may_nor_prohibitions(fi, sv, expec
     assert [f["message"] for f in check_modal(a, b)] == expected
 
 
-ROLE_TERMS = {
+CONTRAST_TERMS = {
     "fi": {"lho": ["vpv", "vasemmanpuoleinen vastustaja"], "rho": ["opv"],
-           "declarer": ["pelinviejä"], "dummy": ["lepääjä"]},
-    "sv": {"lho": ["mtv"], "rho": ["mth"], "declarer": ["spelförare"], "dummy": ["träkarl"]},
+           "declarer": ["pelinviejä"], "dummy": ["lepääjä"],
+           "adjusted-score": ["korjattu pistetulos"],
+           "artificial-adjusted-score": ["prosenttipistetulos"]},
+    "sv": {"lho": ["mtv"], "rho": ["mth"], "declarer": ["spelförare"], "dummy": ["träkarl"],
+           "adjusted-score": ["korrigerad poäng"],
+           "artificial-adjusted-score": ["procentuell poäng"]},
 }  # fmt: skip
 
 
@@ -166,29 +170,41 @@ ROLE_TERMS = {
          (["fi-2007 names the left-hand opponent where sv-2007 names the right-hand "
            "opponent"], {"fi-2007": ["vpv"], "sv-2007": ["mth"]})),
         ("Lepääjän kortti on pelattava.", "Spelförarens kort måste spelas.",
-         (["fi-2007 names the dummy where sv-2007 names the declarer"],
+         (["fi-2007 names dummy where sv-2007 names declarer"],
           {"fi-2007": ["lepääjän"], "sv-2007": ["spelförarens"]})),
         # the same players, one named again or by a pronoun; a word that only starts alike
         ("Pelinviejä pelaa, ja pelinviejä ottaa lepääjän kortin.",
          "Spelföraren spelar och han tar träkarlens kort.", ([], None)),
         ("Vasemmanpuoleinen vastustaja tarjoaa.", "MTV bjuder.", ([], None)),
         ("Lepääjä pelaa.", "Han spelar.", ([], None)),
+        # 13B: which score the Director gives
+        ("Kilpailunjohtaja määrää korjatun pistetuloksen.", "Tävlingsledaren skall utdela "
+         "korrigerad procentuell poäng.",
+         (["fi-2007 names an adjusted score where sv-2007 names an artificial adjusted "
+           "score"], {"fi-2007": ["korjatun pistetuloksen"], "sv-2007": ["procentuell poäng"]})),
+        ("Kilpailunjohtaja määrää korjatun prosenttipistetuloksen.", "Tävlingsledaren "
+         "skall utdela korrigerad procentuell poäng.", ([], None)),
     ],
 )  # fmt: skip
-def test_a_player_named_where_the_other_names_the_contrasting_one(fi, sv, expected):
-    a = _side("fi-2007", sentences=[(fi, sv)], terms=ROLE_TERMS["fi"])
-    b = _side("sv-2007", terms=ROLE_TERMS["sv"])
-    found = check_roles(a, b)
+def test_a_player_or_score_named_where_the_other_names_the_contrasting_one(fi, sv, expected):
+    a = _side("fi-2007", sentences=[(fi, sv)], terms=CONTRAST_TERMS["fi"])
+    b = _side("sv-2007", terms=CONTRAST_TERMS["sv"])
+    found = check_contrast(a, b)
     assert [f["message"] for f in found] == expected[0]
     if found:
         assert found[0]["evidence"]["words"] == expected[1]
 
 
-def test_who_repeats_the_call_in_17D2_differs_between_the_2007_translations(con):
+def test_contrasting_players_and_scores_between_the_2007_translations(con):
     """fi-2007 17D2: "(rikkojan VPV:n on toistettava ...)"; sv-2007: "(den felandes MTH
-    måste upprepa ...)"; the books name the left-hand and the right-hand opponent."""
-    rows = con.execute("SELECT a, b, family FROM divergences WHERE type = 'roles'").fetchall()
-    assert ("fi-2007/17D2", "sv-2007/17D2", "translation") in [tuple(r) for r in rows]
+    måste upprepa ...)": the left-hand and the right-hand opponent. 13B: fi "korjattu
+    pistetulos", sv "korrigerad procentuell poäng": an adjusted and an artificial score."""
+    rows = con.execute(
+        "SELECT a, b, family, message FROM divergences WHERE type = 'contrast'"
+    ).fetchall()
+    found = {(r[0], r[1], r[2]): r[3] for r in rows}
+    assert "right-hand opponent" in found[("fi-2007/17D2", "sv-2007/17D2", "translation")]
+    assert "artificial" in found[("fi-2007/13B", "sv-2007/13B", "translation")]
 
 
 def test_the_plain_procedure_is_compared_within_one_edition_and_not_in_greek():

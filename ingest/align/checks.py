@@ -34,7 +34,7 @@ TYPE_FACTOR = {
     "sentence": 1.0,
     "modal": 1.5,
     "rewritten": 1.0,
-    "roles": 1.5,
+    "contrast": 1.5,
 }
 TYPES = tuple(TYPE_FACTOR)
 #: Finding types the report leaves out unless asked: on the dev set they are right too
@@ -597,9 +597,15 @@ def check_modal(a: Side, b: Side) -> list[dict]:
     return out
 
 
-ROLE_CONTRASTS: tuple[tuple[str, str], ...] = (("lho", "rho"), ("declarer", "dummy"))
-"""Glossary concepts naming players a sentence cannot swap without changing who acts: the
-left-hand and the right-hand opponent, declarer and dummy."""
+CONTRASTS: tuple[tuple[str, str], ...] = (
+    ("lho", "rho"),
+    ("declarer", "dummy"),
+    ("artificial-adjusted-score", "adjusted-score"),
+)
+"""Glossary concepts a sentence cannot put one for the other without changing the rule:
+who acts (the left-hand and the right-hand opponent, declarer and dummy) and which score
+the Director gives (an artificial adjusted score, in percentages, or an adjusted score,
+which may be assigned from a result)."""
 
 
 def _term_count(term: str, tokens: list[str]) -> int:
@@ -642,7 +648,7 @@ def _role_counts(side: Side, text: str) -> Counter:
     return Counter(
         {
             role: sum(_term_count(t, tokens) for t in side.terms.get(role, ()))
-            for pair in ROLE_CONTRASTS
+            for pair in CONTRASTS
             for role in pair
         }
     )
@@ -655,22 +661,24 @@ def _parts(sentence: str) -> list[str]:
 
 
 def _swapped_role(ca: Counter, cb: Counter) -> tuple[str, str] | None:
-    """(role of a, role of b) when a names a player b does not name and b names the
-    contrasting player a does not name; a repeated name or a pronoun is no swap."""
-    for x, y in ROLE_CONTRASTS:
+    """(concept of a, concept of b) when a names one b does not name and b names the
+    contrasting one a does not name; a name repeated on one side, or a pronoun, is none."""
+    for x, y in CONTRASTS:
         for first, second in ((x, y), (y, x)):
             if ca[first] and not cb[first] and cb[second] and not ca[second]:
                 return first, second
     return None
 
 
-def check_roles(a: Side, b: Side) -> list[dict]:
-    """In sentences aligned one to one, a player named on one side where the other names
-    the contrasting one (:data:`ROLE_CONTRASTS`), in the whole sentence or, when both
-    have as many parentheses, in the parts in order: fi-2007 17D2 has the offender's
-    left-hand opponent repeat his call ("(rikkojan VPV:n on toistettava ...)") where
-    sv-2007 has the right-hand one ("(den felandes MTH måste upprepa ...)"). The names
-    are the glossary's terms in each language."""
+def check_contrast(a: Side, b: Side) -> list[dict]:
+    """In sentences aligned one to one, a concept named on one side where the other names
+    the contrasting one (:data:`CONTRASTS`), in the whole sentence or, when both have as
+    many parentheses, in the parts in order: fi-2007 17D2 has the offender's left-hand
+    opponent repeat his call ("(rikkojan VPV:n on toistettava ...)") where sv-2007 has
+    the right-hand one ("(den felandes MTH måste upprepa ...)"); sv-2007 13B has the
+    Director award an artificial score ("korrigerad procentuell poäng") where fi-2007
+    says an adjusted score ("korjattu pistetulos"). The names are the glossary's terms
+    in each language."""
     out: list[dict] = []
     for sa, sb in a.sentences:
         pa, pb = _parts(sa), _parts(sb)
@@ -689,19 +697,21 @@ def check_roles(a: Side, b: Side) -> list[dict]:
         evidence = {
             a.doc: [sa],
             b.doc: [sb],
-            "roles": {a.doc: first, b.doc: second},
+            "concepts": {a.doc: first, b.doc: second},
             "words": {a.doc: _role_words(a, xa, first), b.doc: _role_words(b, xb, second)},
         }
-        msg = f"{a.doc} names the {ROLE_NAMES[first]} where {b.doc} names the {ROLE_NAMES[second]}"
-        out.append(finding("roles", "high", evidence, msg))
+        msg = f"{a.doc} names {CONTRAST_NAMES[first]} where {b.doc} names {CONTRAST_NAMES[second]}"
+        out.append(finding("contrast", "high", evidence, msg))
     return out
 
 
-ROLE_NAMES = {
-    "lho": "left-hand opponent",
-    "rho": "right-hand opponent",
+CONTRAST_NAMES = {
+    "lho": "the left-hand opponent",
+    "rho": "the right-hand opponent",
     "declarer": "declarer",
     "dummy": "dummy",
+    "artificial-adjusted-score": "an artificial adjusted score",
+    "adjusted-score": "an adjusted score",
 }
 
 
@@ -715,7 +725,7 @@ CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("concept-missing", check_concepts),
     ("sentence", check_sentences),
     ("modal", check_modal),
-    ("roles", check_roles),
+    ("contrast", check_contrast),
 )
 CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 

@@ -44,7 +44,7 @@ COMPATIBLE = {
     "structure": {"structure"},
     "national-addition": {"national-addition"},
     "meaning": {"numbers", "cited-targets", "sentence", "structure", "length-ratio",
-                "concept-missing", "modal", "rewritten", "roles"},
+                "concept-missing", "modal", "rewritten", "contrast"},
 }  # fmt: skip
 """Which finding types can express a divergence type of the region file."""
 
