@@ -64,7 +64,7 @@ def _spans(con, finding: dict, doc: str, node: str | None, lang: str, text: str)
             i = text.find(sentence)
             if i >= 0:
                 out.append((i, i + len(sentence)))
-    elif kind in ("modal", "contrast"):
+    elif kind in ("modal", "contrast", "qualifier"):
         folded = fold(text)
         said = (ev.get("words") or {}).get(doc) or []
         if len(folded) == len(text) and text in mine:  # only the finding's own sentence

@@ -35,6 +35,7 @@ TYPE_FACTOR = {
     "modal": 1.5,
     "rewritten": 1.0,
     "contrast": 1.5,
+    "qualifier": 1.0,
 }
 TYPES = tuple(TYPE_FACTOR)
 #: Finding types the report leaves out unless asked: on the dev set they are right too
@@ -715,6 +716,58 @@ CONTRAST_NAMES = {
 }
 
 
+QUALIFIER_NAMES = {
+    "normally": "normally",
+    "first_time": "the first time",
+    "only": "only",
+    "intentionally": "intentionally",
+    "inadvertently": "inadvertently",
+    "immediately": "immediately",
+    "randomly": "randomly",
+}
+
+
+def _qualifiers(lang: str, sentence: str) -> dict[str, list[str]]:
+    """The scope words of a sentence (the language file's ``[qualifiers]``), as written."""
+    folded = fold(sentence)
+    out: dict[str, list[str]] = {}
+    for key, pattern in languages.get(lang).qualifiers.items():
+        for m in re.finditer(rf"(?<!\w)(?:{pattern})(?![\w-])", folded):
+            surface = sentence[m.start() : m.end()] if len(folded) == len(sentence) else m.group(0)
+            out.setdefault(key, []).append(surface)
+    return out
+
+
+def check_qualifiers(a: Side, b: Side) -> list[dict]:
+    """Between two translations of one edition, in sentences aligned one to one: a word
+    that narrows or widens the rule ("normally", "the first time", "only", "intentionally",
+    "inadvertently", "immediately", "randomly") on one side with nothing of the kind on the other.
+    Only languages whose file lists these words; across editions the wording of a rule
+    changes with the rule."""
+    out: list[dict] = []
+    if not a.edition or a.edition != b.edition:
+        return out
+    if not languages.get(a.lang).qualifiers or not languages.get(b.lang).qualifiers:
+        return out
+    for sa, sb in a.sentences:
+        qa, qb = _qualifiers(a.lang, sa), _qualifiers(b.lang, sb)
+        only_a = [k for k in qa if k not in qb]
+        only_b = [k for k in qb if k not in qa]
+        if not only_a and not only_b:
+            continue
+        said_a = sorted({w for k in only_a for w in qa[k]})
+        said_b = sorted({w for k in only_b for w in qb[k]})
+        evidence = {a.doc: [sa], b.doc: [sb], "words": {a.doc: said_a, b.doc: said_b}}
+        parts = [
+            f"{x.doc} says {', '.join(QUALIFIER_NAMES[k] for k in keys)} («{', '.join(said)}»)"
+            f" where {y.doc} does not"
+            for x, y, keys, said in ((a, b, only_a, said_a), (b, a, only_b, said_b))
+            if keys
+        ]
+        out.append(finding("qualifier", "medium", evidence, "; ".join(parts)))
+    return out
+
+
 #: The checks run for every aligned pair: (type, function(a, b, **context)).
 CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("cited-targets", check_cited_targets),
@@ -726,6 +779,7 @@ CHECKS: tuple[tuple[str, Callable[..., list[dict]]], ...] = (
     ("sentence", check_sentences),
     ("modal", check_modal),
     ("contrast", check_contrast),
+    ("qualifier", check_qualifiers),
 )
 CHECK_CONTEXT = {"length-ratio": ("calibration",)}
 

@@ -36,7 +36,8 @@ DEV_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "diverge"
 COMPATIBLE = {
     "numbers": {"numbers"},
     "cited-targets": {"cited-targets"},
-    "omission": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten"},
+    "omission": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten",
+                 "qualifier"},
     "addition": {"sentence", "structure", "length-ratio", "concept-missing", "rewritten",
                  "national-addition"},
     "modal": {"modal"},
@@ -44,7 +45,8 @@ COMPATIBLE = {
     "structure": {"structure"},
     "national-addition": {"national-addition"},
     "meaning": {"numbers", "cited-targets", "sentence", "structure", "length-ratio",
-                "concept-missing", "modal", "rewritten", "contrast"},
+                "concept-missing", "modal", "rewritten", "contrast",
+                "qualifier"},
 }  # fmt: skip
 """Which finding types can express a divergence type of the region file."""
 

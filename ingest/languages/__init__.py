@@ -69,6 +69,10 @@ class Language:
     #: loppusitoumukseksi", becomes), and how many words after them it may stand
     strength_infinitive: str = ""
     strength_infinitive_window: int = 3
+    #: words that narrow or widen a rule's scope, by what they say (``normally``,
+    #: ``first``, ``only``, ``intentionally``, ``inadvertently``, ``immediately``):
+    #: folded regular-expression alternations
+    qualifiers: dict[str, str] = field(default_factory=dict)
     #: whether a sentence without a strength word states procedure (the introductions'
     #: "does"); not in Greek, where the future "θα" often states a duty
     plain_is_procedure: bool = False
@@ -123,6 +127,7 @@ def load_file(path: Path, builtin: bool = False) -> Language:
             strength_subordinators=data.get("strength_negation", {}).get("subordinators", ""),
             strength_infinitive=data.get("strength_infinitive", {}).get("words", ""),
             strength_infinitive_window=int(data.get("strength_infinitive", {}).get("window", 3)),
+            qualifiers={k: str(v) for k, v in data.get("qualifiers", {}).items()},
             plain_is_procedure=bool(data.get("plain_is_procedure", False)),
             builtin=builtin,
         )
