@@ -154,10 +154,11 @@ CONTRAST_TERMS = {
     "fi": {"lho": ["vpv", "vasemmanpuoleinen vastustaja"], "rho": ["opv"],
            "declarer": ["pelinviejä"], "dummy": ["lepääjä"],
            "adjusted-score": ["korjattu pistetulos"],
-           "artificial-adjusted-score": ["prosenttipistetulos"]},
+           "artificial-adjusted-score": ["prosenttipistetulos"], "call": ["tarjous"]},
     "sv": {"lho": ["mtv"], "rho": ["mth"], "declarer": ["spelförare"], "dummy": ["träkarl"],
            "adjusted-score": ["korrigerad poäng"],
-           "artificial-adjusted-score": ["procentuell poäng"]},
+           "artificial-adjusted-score": ["procentuell poäng"],
+           "call": ["bud"], "active-call": ["aktivt bud"]},
 }  # fmt: skip
 
 
@@ -182,6 +183,10 @@ CONTRAST_TERMS = {
          "korrigerad procentuell poäng.",
          (["fi-2007 names an adjusted score where sv-2007 names an artificial adjusted "
            "score"], {"fi-2007": ["korjatun pistetuloksen"], "sv-2007": ["procentuell poäng"]})),
+        # "bud" inside "aktivt bud" is not a call of its own
+        ("Kun tarjousta on seurannut kolme passia.", "När ett aktivt bud har följts av tre "
+         "pass.", (["fi-2007 names a call, a pass included where sv-2007 names a bid, double "
+                    "or redouble"], {"fi-2007": ["tarjousta"], "sv-2007": ["aktivt bud"]})),
         ("Kilpailunjohtaja määrää korjatun prosenttipistetuloksen.", "Tävlingsledaren "
          "skall utdela korrigerad procentuell poäng.", ([], None)),
     ],

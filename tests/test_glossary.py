@@ -66,7 +66,11 @@ def test_every_listed_inflected_form_occurs(con, glossary):
 
 def test_glossary_counts(con, glossary):
     assert len(glossary) >= 80
-    assert all({"fi", "sv", "el"} <= set(c.terms) for c in glossary)
+    # every concept in all three modern languages, but for a term one book alone defines
+    # (sv-2007 "aktivt bud": a bid, double or redouble)
+    shared = [c for c in glossary if len(c.terms) > 1]
+    assert all({"fi", "sv", "el"} <= set(c.terms) for c in shared)
+    assert len(glossary) - len(shared) <= 2
     assert sum("et" in c.terms for c in glossary) >= ESTONIAN_CONCEPTS
     stats = store.stage_stats(con, "glossary")
     assert stats["concepts"] == len(glossary) == len(g.concepts(con))

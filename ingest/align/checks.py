@@ -602,11 +602,21 @@ CONTRASTS: tuple[tuple[str, str], ...] = (
     ("lho", "rho"),
     ("declarer", "dummy"),
     ("artificial-adjusted-score", "adjusted-score"),
+    ("active-call", "call"),
 )
 """Glossary concepts a sentence cannot put one for the other without changing the rule:
 who acts (the left-hand and the right-hand opponent, declarer and dummy) and which score
 the Director gives (an artificial adjusted score, in percentages, or an adjusted score,
-which may be assigned from a result)."""
+which may be assigned from a result), and whether passes count (a call, or only a bid,
+double or redouble: sv "aktivt bud")."""
+ACROSS_EDITIONS = {
+    ("lho", "rho"),
+    ("declarer", "dummy"),
+    ("artificial-adjusted-score", "adjusted-score"),
+}
+"""The contrasts also compared between editions. Not a call against a bid, double or
+redouble: other editions spell the latter out ("άλλες δηλώσεις, εκτός από πάσο", calls
+other than pass), which no glossary term names."""
 
 
 def _term_count(term: str, tokens: list[str]) -> int:
@@ -634,25 +644,38 @@ def _term_spots(term: str, tokens: list[str]) -> list[int]:
     ]
 
 
+def _contrast_spans(side: Side, tokens: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each concept of :data:`CONTRASTS` is named in ``tokens``: (start, end) token
+    spans. A name inside a longer name of the contrasting concept is not counted (sv
+    "bud", a call, inside "aktivt bud", a bid, double or redouble)."""
+    spans = {
+        role: [
+            (i, i + len(t.split()))
+            for t in side.terms.get(role, ())
+            for i in _term_spots(t, tokens)
+        ]
+        for pair in CONTRASTS
+        for role in pair
+    }
+    for x, y in CONTRASTS:
+        for inner, outer in ((x, y), (y, x)):
+            spans[inner] = [
+                (i, j)
+                for i, j in spans[inner]
+                if not any(a <= i and j <= b and b - a > j - i for a, b in spans[outer])
+            ]
+    return spans
+
+
 def _role_words(side: Side, text: str, role: str) -> list[str]:
     """The words of ``text`` that name ``role`` (folded)."""
     tokens = words(text)
-    out = []
-    for t in side.terms.get(role, ()):
-        n = len(t.split())
-        out += [" ".join(tokens[i : i + n]) for i in _term_spots(t, tokens)]
-    return sorted(set(out))
+    return sorted({" ".join(tokens[i:j]) for i, j in _contrast_spans(side, tokens)[role]})
 
 
 def _role_counts(side: Side, text: str) -> Counter:
-    tokens = words(text)
-    return Counter(
-        {
-            role: sum(_term_count(t, tokens) for t in side.terms.get(role, ()))
-            for pair in CONTRASTS
-            for role in pair
-        }
-    )
+    spans = _contrast_spans(side, words(text))
+    return Counter({role: len(found) for role, found in spans.items()})
 
 
 def _parts(sentence: str) -> list[str]:
@@ -661,10 +684,13 @@ def _parts(sentence: str) -> list[str]:
     return [re.sub(r"\([^()]*\)", " ", sentence), *inner]
 
 
-def _swapped_role(ca: Counter, cb: Counter) -> tuple[str, str] | None:
+def _swapped_role(ca: Counter, cb: Counter, one_edition: bool) -> tuple[str, str] | None:
     """(concept of a, concept of b) when a names one b does not name and b names the
-    contrasting one a does not name; a name repeated on one side, or a pronoun, is none."""
+    contrasting one a does not name; a name repeated on one side, or a pronoun, is none.
+    Across editions only the contrasts of :data:`ACROSS_EDITIONS`."""
     for x, y in CONTRASTS:
+        if not one_edition and (x, y) not in ACROSS_EDITIONS:
+            continue
         for first, second in ((x, y), (y, x)):
             if ca[first] and not cb[first] and cb[second] and not ca[second]:
                 return first, second
@@ -681,6 +707,7 @@ def check_contrast(a: Side, b: Side) -> list[dict]:
     says an adjusted score ("korjattu pistetulos"). The names are the glossary's terms
     in each language."""
     out: list[dict] = []
+    same = bool(a.edition) and a.edition == b.edition
     for sa, sb in a.sentences:
         pa, pb = _parts(sa), _parts(sb)
         pairs = [(sa, sb)] + (list(zip(pa, pb, strict=True)) if len(pa) == len(pb) else [])
@@ -688,7 +715,7 @@ def check_contrast(a: Side, b: Side) -> list[dict]:
             (
                 (found, xa, xb)
                 for xa, xb in pairs
-                if (found := _swapped_role(_role_counts(a, xa), _role_counts(b, xb)))
+                if (found := _swapped_role(_role_counts(a, xa), _role_counts(b, xb), same))
             ),
             None,
         )
@@ -713,6 +740,8 @@ CONTRAST_NAMES = {
     "dummy": "dummy",
     "artificial-adjusted-score": "an artificial adjusted score",
     "adjusted-score": "an adjusted score",
+    "active-call": "a bid, double or redouble",
+    "call": "a call, a pass included",
 }
 
 
