@@ -200,6 +200,13 @@ def test_a_player_or_score_named_where_the_other_names_the_contrasting_one(fi, s
         assert found[0]["evidence"]["words"] == expected[1]
 
 
+def test_a_term_stands_in_its_inflected_forms_not_in_compounds():
+    tokens = ["tarjoussarja", "tarjousta", "tarjouksen", "lepääjältä", "spelar"]
+    assert checks._term_count("tarjous", tokens) == 2
+    assert checks._term_count("lepääjä", tokens) == 1
+    assert checks._term_count("spelförare", tokens) == 0
+
+
 def test_contrasting_players_and_scores_between_the_2007_translations(con):
     """fi-2007 17D2: "(rikkojan VPV:n on toistettava ...)"; sv-2007: "(den felandes MTH
     måste upprepa ...)": the left-hand and the right-hand opponent. 13B: fi "korjattu

@@ -621,8 +621,9 @@ other than pass), which no glossary term names."""
 
 def _term_count(term: str, tokens: list[str]) -> int:
     """How often a folded glossary term stands in ``tokens``: each of its words exactly or,
-    from four letters on, as the start of an inflected form (``lepääjä`` in "lepääjän",
-    ``spelförare`` in "spelförarens"; not ``spelförare`` in "spelar")."""
+    from four letters on, as the start of an inflected form at most four letters longer
+    (``lepääjä`` in "lepääjän", ``spelförare`` in "spelförarens"; not ``spelförare`` in
+    "spelar", nor ``tarjous`` in the compound "tarjoussarja")."""
     return len(_term_spots(term, tokens))
 
 
@@ -633,7 +634,8 @@ def _term_spots(term: str, tokens: list[str]) -> list[int]:
     def stands(part: str, token: str) -> bool:
         if len(part) < 4:
             return token == part
-        return token.startswith(part[: max(4, len(part) - 2)])
+        # an inflection ending, not a compound ("tarjoussarja", the auction, is no call)
+        return token.startswith(part[: max(4, len(part) - 2)]) and len(token) <= len(part) + 4
 
     if not parts:
         return []
