@@ -482,7 +482,7 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
     folded = fold(text)
     out: dict[str, list[str]] = {}
     for level, pattern in table.items():
-        for m in re.finditer(rf"(?<!\w)(?:{pattern})(?![\w-])", folded):
+        for m, surface in _found(pattern, text, folded):
             if not _with_infinitive(spec, lang, m.group(0), folded[m.end() :]):
                 continue
             if sub:
@@ -493,9 +493,15 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
             near = re.findall(r"\w+", folded[: m.start()])[-before:]
             near += re.findall(r"\w+", folded[m.end() :])[:after]
             negated = bool(neg) and any(re.fullmatch(neg, w) for w in near)
-            surface = text[m.start() : m.end()] if len(folded) == len(text) else m.group(0)
             out.setdefault(PROHIBITION if negated else level, []).append(surface)
     return out
+
+
+def _found(pattern: str, text: str, folded: str):
+    """Whole-word matches of a folded ``pattern`` in ``folded`` (``fold(text)``), each with
+    the words as ``text`` writes them (the folded ones where folding changed the length)."""
+    for m in re.finditer(rf"(?<!\w)(?:{pattern})(?![\w-])", folded):
+        yield m, text[m.start() : m.end()] if len(folded) == len(text) else m.group(0)
 
 
 def _with_infinitive(spec: languages.Language, lang: str, word: str, rest: str) -> bool:
@@ -619,16 +625,11 @@ redouble: other editions spell the latter out ("άλλες δηλώσεις, ε�
 other than pass), which no glossary term names."""
 
 
-def _term_count(term: str, tokens: list[str]) -> int:
-    """How often a folded glossary term stands in ``tokens``: each of its words exactly or,
-    from four letters on, as the start of an inflected form at most four letters longer
-    (``lepääjä`` in "lepääjän", ``spelförare`` in "spelförarens"; not ``spelförare`` in
-    "spelar", nor ``tarjous`` in the compound "tarjoussarja")."""
-    return len(_term_spots(term, tokens))
-
-
 def _term_spots(term: str, tokens: list[str]) -> list[int]:
-    """Where (token index) each occurrence of ``term`` starts (:func:`_term_count`)."""
+    """Where (token index) a folded glossary term starts in ``tokens``: each of its words
+    exactly or, from four letters on, as the start of an inflected form at most four
+    letters longer (``lepääjä`` in "lepääjän", ``spelförare`` in "spelförarens"; not
+    ``spelförare`` in "spelar", nor ``tarjous`` in the compound "tarjoussarja")."""
     parts = term.split()
 
     def stands(part: str, token: str) -> bool:
@@ -669,26 +670,16 @@ def _contrast_spans(side: Side, tokens: list[str]) -> dict[str, list[tuple[int, 
     return spans
 
 
-def _role_words(side: Side, text: str, role: str) -> list[str]:
-    """The words of ``text`` that name ``role`` (folded)."""
-    tokens = words(text)
-    return sorted({" ".join(tokens[i:j]) for i, j in _contrast_spans(side, tokens)[role]})
-
-
-def _role_counts(side: Side, text: str) -> Counter:
-    spans = _contrast_spans(side, words(text))
-    return Counter({role: len(found) for role, found in spans.items()})
-
-
 def _parts(sentence: str) -> list[str]:
     """A sentence's text outside parentheses, then each parenthesis."""
     inner = re.findall(r"\(([^()]*)\)", sentence)
     return [re.sub(r"\([^()]*\)", " ", sentence), *inner]
 
 
-def _swapped_role(ca: Counter, cb: Counter, one_edition: bool) -> tuple[str, str] | None:
+def _swapped_role(ca: dict, cb: dict, one_edition: bool) -> tuple[str, str] | None:
     """(concept of a, concept of b) when a names one b does not name and b names the
-    contrasting one a does not name; a name repeated on one side, or a pronoun, is none.
+    contrasting one a does not name (``ca``, ``cb``: where each concept is named, as
+    :func:`_contrast_spans` gives it); a name repeated on one side, or a pronoun, is none.
     Across editions only the contrasts of :data:`ACROSS_EDITIONS`."""
     for x, y in CONTRASTS:
         if not one_edition and (x, y) not in ACROSS_EDITIONS:
@@ -713,22 +704,22 @@ def check_contrast(a: Side, b: Side) -> list[dict]:
     for sa, sb in a.sentences:
         pa, pb = _parts(sa), _parts(sb)
         pairs = [(sa, sb)] + (list(zip(pa, pb, strict=True)) if len(pa) == len(pb) else [])
-        swap = next(
-            (
-                (found, xa, xb)
-                for xa, xb in pairs
-                if (found := _swapped_role(_role_counts(a, xa), _role_counts(b, xb), same))
-            ),
-            None,
-        )
+        for xa, xb in pairs:
+            ta, tb = words(xa), words(xb)
+            spans_a, spans_b = _contrast_spans(a, ta), _contrast_spans(b, tb)
+            swap = _swapped_role(spans_a, spans_b, same)
+            if swap is not None:
+                break
         if swap is None:
             continue
-        (first, second), xa, xb = swap
+        first, second = swap
+        said_a = sorted({" ".join(ta[i:j]) for i, j in spans_a[first]})
+        said_b = sorted({" ".join(tb[i:j]) for i, j in spans_b[second]})
         evidence = {
             a.doc: [sa],
             b.doc: [sb],
             "concepts": {a.doc: first, b.doc: second},
-            "words": {a.doc: _role_words(a, xa, first), b.doc: _role_words(b, xb, second)},
+            "words": {a.doc: said_a, b.doc: said_b},
         }
         msg = f"{a.doc} names {CONTRAST_NAMES[first]} where {b.doc} names {CONTRAST_NAMES[second]}"
         out.append(finding("contrast", "high", evidence, msg))
@@ -747,15 +738,8 @@ CONTRAST_NAMES = {
 }
 
 
-QUALIFIER_NAMES = {
-    "normally": "normally",
-    "first_time": "the first time",
-    "only": "only",
-    "intentionally": "intentionally",
-    "inadvertently": "inadvertently",
-    "immediately": "immediately",
-    "randomly": "randomly",
-}
+QUALIFIER_NAMES = {"first_time": "the first time"}
+"""How a message says a qualifier whose key is not already the English word."""
 
 
 def _qualifiers(lang: str, sentence: str) -> dict[str, list[str]]:
@@ -763,8 +747,7 @@ def _qualifiers(lang: str, sentence: str) -> dict[str, list[str]]:
     folded = fold(sentence)
     out: dict[str, list[str]] = {}
     for key, pattern in languages.get(lang).qualifiers.items():
-        for m in re.finditer(rf"(?<!\w)(?:{pattern})(?![\w-])", folded):
-            surface = sentence[m.start() : m.end()] if len(folded) == len(sentence) else m.group(0)
+        for _m, surface in _found(pattern, sentence, folded):
             out.setdefault(key, []).append(surface)
     return out
 
@@ -789,9 +772,10 @@ def check_qualifiers(a: Side, b: Side) -> list[dict]:
         said_a = sorted({w for k in only_a for w in qa[k]})
         said_b = sorted({w for k in only_b for w in qb[k]})
         evidence = {a.doc: [sa], b.doc: [sb], "words": {a.doc: said_a, b.doc: said_b}}
+        named = {k: QUALIFIER_NAMES.get(k, k) for k in (*only_a, *only_b)}
         parts = [
-            f"{x.doc} says {', '.join(QUALIFIER_NAMES[k] for k in keys)} («{', '.join(said)}»)"
-            f" where {y.doc} does not"
+            f"{x.doc} says {', '.join(named[k] for k in keys)} («{', '.join(said)}») "
+            f"where {y.doc} does not"
             for x, y, keys, said in ((a, b, only_a, said_a), (b, a, only_b, said_b))
             if keys
         ]
