@@ -157,8 +157,10 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         with _LOCK:
             _SHARED = _Run(corpus, bags, idf, fps, keep, splitter, lexicons, done=out.rows)
             _SHARED.ratios = {p: r for p, (_, _, _, r) in zip(pairs, done, strict=True)}
+            _SHARED.sentence_memo = _sentence_memo(corpus, out.sentences, _SHARED.ratios)
             try:
-                made = _map(_compose_pair, composed, workers)
+                # cheap, and its rows are big to hand back from a worker: in this process
+                made = [_compose_pair(p) for p in composed]
             finally:
                 _SHARED = None
         for pair, (rows, sentences) in zip(composed, made, strict=True):
@@ -186,6 +188,9 @@ class _Run:
     """The rows of the pairs decided directly (for :func:`_compose_pair`)."""
     ratios: dict = field(default_factory=dict)
     """The usual log length ratio of each pair decided directly."""
+    sentence_memo: dict = field(default_factory=dict)
+    """Sentence alignments made, keyed by everything they are made from (see
+    :func:`_sentence_key`)."""
 
 
 _SHARED: _Run | None = None
@@ -324,8 +329,28 @@ def _compose_pair(pair: tuple[str, str]) -> tuple[list[Row], list[tuple]]:
     ]
     rows = _dedupe(rows)
     la, lb = sorted((corpus.docs[x_doc].language, corpus.docs[y_doc].language))
-    sentences = _sentences(corpus, run.lexicons[(la, lb)], log_ratio, rows, run.splitter)
+    lex = run.lexicons[(la, lb)]
+    sentences = _sentences(corpus, lex, log_ratio, rows, run.splitter, run.sentence_memo)
     return rows, sentences
+
+
+def _sentence_key(corpus: Corpus, a: str, b: str, log_ratio: float) -> tuple:
+    """What the sentence alignment of ``a`` and ``b`` is made from: their languages (which
+    choose the lexicon), their texts and the pair of books' usual log length ratio. A
+    copy's provision with the same text as its original's is aligned as that one."""
+    pa, pb = corpus.provs[a], corpus.provs[b]
+    la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
+    return (la, lb, pa.text, pb.text, log_ratio)
+
+
+def _sentence_memo(corpus: Corpus, sentences: list[tuple], ratios: dict) -> dict:
+    """The sentence alignments of the pairs decided directly, by :func:`_sentence_key`
+    (each row without its two ids)."""
+    memo: dict[tuple, list[tuple]] = {}
+    for (a, b), rows in itertools.groupby(sentences, key=lambda r: (r[0], r[1])):
+        pair = (corpus.provs[a].doc, corpus.provs[b].doc)
+        memo.setdefault(_sentence_key(corpus, a, b, ratios[pair]), [r[2:] for r in rows])
+    return memo
 
 
 def _composed_row(corpus: Corpus, x: str, y: str, p: float, mid, via: tuple, same: bool) -> Row:
@@ -395,10 +420,16 @@ def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
 
 
 def _sentences(
-    corpus: Corpus, lex: Lexicon, log_ratio: float, rows: list[Row], splitter
+    corpus: Corpus,
+    lex: Lexicon,
+    log_ratio: float,
+    rows: list[Row],
+    splitter,
+    memo: dict | None = None,
 ) -> list[tuple]:
     """Aligned sentences of the own texts of every pair shown as equivalent (``log_ratio``:
-    the pair of books' usual log length ratio)."""
+    the pair of books' usual log length ratio; ``memo``: alignments already made, by
+    :func:`_sentence_key`, used and added to)."""
     out = []
     ratio = math.exp(log_ratio)
     shown = [
@@ -409,17 +440,23 @@ def _sentences(
         and corpus.provs[r.a].text
         and corpus.provs[r.b].text
     ]
+    keys = {(r.a, r.b): _sentence_key(corpus, r.a, r.b, log_ratio) for r in shown}
+    memo = {} if memo is None else memo
     splitter.prime(
         [
             (x, corpus.docs[corpus.provs[x].doc].language, corpus.provs[x].text)
             for r in shown
+            if keys[(r.a, r.b)] not in memo
             for x in (r.a, r.b)
         ]
     )
     for r in shown:
-        pa, pb = corpus.provs[r.a], corpus.provs[r.b]
-        la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
-        out += sentence_rows(r.a, r.b, pa.text, pb.text, la, lb, lex, ratio, splitter)
+        key = keys[(r.a, r.b)]
+        if key not in memo:
+            la, lb, text_a, text_b, _ = key
+            made = sentence_rows(r.a, r.b, text_a, text_b, la, lb, lex, ratio, splitter)
+            memo[key] = [row[2:] for row in made]
+        out += [(r.a, r.b, *row) for row in memo[key]]
     return out
 
 

@@ -90,8 +90,8 @@ class Corpus:
 
     def learning_pairs(self) -> list[tuple[str, str]]:
         """The pairs of law documents the lexicons learn from: the pairs of groups' first
-        books, and a copy's pair with its group's first only for a language pair those do
-        not have (two books of one group share their language)."""
+        books, and for a language pair those do not have (two books of one group share
+        their language) the first pair of a book with its group's first."""
         direct = self.direct_pairs()
         firsts = [(a, b) for a, b in direct if self.group_of(b) == b]
 
@@ -99,7 +99,12 @@ class Corpus:
             return tuple(sorted(self.docs[d].language for d in pair))
 
         covered = {langs(p) for p in firsts}
-        return [p for p in direct if p in firsts or langs(p) not in covered]
+        out = []
+        for p in direct:
+            if p in firsts or langs(p) not in covered:
+                out.append(p)
+                covered.add(langs(p))
+        return out
 
     def relation(self, doc_a: str, doc_b: str) -> str:
         """``same-edition`` or ``cross-edition``."""
