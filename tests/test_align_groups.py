@@ -123,3 +123,21 @@ def test_divergences_cover_the_copies(con):
     docs = {r[0] for r in con.execute("SELECT DISTINCT doc_a FROM divergences")}
     docs |= {r[0] for r in con.execute("SELECT DISTINCT doc_b FROM divergences")}
     assert {"fi-2007-2", "sv-2007-2"} <= docs
+
+
+def test_the_bundled_corpus_has_one_book_per_group(ingested):
+    """Every pair of the five books is decided directly, and learns its lexicon, as
+    before the groups: nothing in their store is composed."""
+    c = sqlite3.connect(ingested[0])
+    try:
+        corpus = load_corpus(c)
+        assert len(corpus.doc_pairs()) == 6
+        assert corpus.direct_pairs() == corpus.doc_pairs() == corpus.learning_pairs()
+        composed = [
+            ev
+            for (ev,) in c.execute("SELECT evidence FROM alignments WHERE editions != 'topic'")
+            if isinstance(json.loads(ev).get("through"), list)
+        ]
+        assert composed == []
+    finally:
+        c.close()

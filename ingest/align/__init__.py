@@ -15,6 +15,17 @@ twin and ``none`` for a provision without a reliable equivalent (``b`` then name
 closest candidate, for the evidence); both of the latter are ``flagged``. ``editions``
 says ``same-edition``, ``cross-edition`` or ``topic``.
 
+Books that share language and edition (a second printing or a revision of one
+translation: ``fi-1997`` and a later ``fi-1997-2``) form a group led by the first of them
+in the manifest. The matcher decides the pairs of groups' first books, as for books of
+their own, and each later book of a group only against its group's first
+(:meth:`.Corpus.direct_pairs`); every other pair of books is composed along book -> its
+group's first -> the other group's first -> the other book (:func:`_compose_pair`), with
+the product of the links' scores as its score, so the work grows with the books rather
+than with the pairs of books. The lexicons learn from the groups' first books (and a
+language pair only a group has, from one of its pairs). With one book per group, as in
+the bundled corpus, every pair is decided directly.
+
 Serve-time readers (:func:`aligned`, :func:`alignments`, :func:`equivalent`,
 :func:`topic_candidates`, :func:`law_topics`, :func:`lexicon_lookup`,
 :func:`sentence_pairs`) live in :mod:`.query` and :mod:`.sentences`; the TMX and CSV
