@@ -1,8 +1,11 @@
 """Ingest the corpus duplicated N times (ids suffixed) and compare time and peak memory with 1x.
 
 Every copy of a book is a document of its own (``fi-1997`` and ``fi-1997-2`` …), so the
-corpus-wide stages see N times the documents. Each ingest runs in a fresh process with no
-lemma table beside its store; peak memory is that process's maximum resident set size.
+corpus-wide stages see N times the documents. A copy shares language and edition with
+its original, so the alignment decides it against its original only and composes its
+rows with every other book through it (``Corpus.direct_pairs``). Each ingest runs in a
+fresh process with no lemma table beside its store; peak memory is that process's
+maximum resident set size.
 Target: the 4x ingest takes <= 4.5 x the 1x time.
 """
 

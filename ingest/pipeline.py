@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import re
 import time
@@ -39,8 +40,10 @@ def corpus_stages() -> list[tuple[str, Stage]]:
 
 
 #: Stages that read only the documents (nodes, citations) and the corpus folder, with
-#: the tables they write. With worker processes allowed, each runs in a forked process
-#: of its own from its place in :func:`corpus_stages` on, beside the stages after it;
+#: the tables they write. With worker processes allowed, they run one after the other in
+#: one forked process, started at the place of the first of them in
+#: :func:`corpus_stages`, beside the stages after it (in one process the search index
+#: finds the words the glossary tokenized in spaCy's vocabulary: about half its time);
 #: those see the store through a connection that, before a statement naming one of
 #: these tables, waits for the stage that writes it (:class:`_Watching`).
 BESIDE: dict[str, tuple[str, ...]] = {
@@ -136,6 +139,8 @@ def _named(name: str, stage: Stage, timings: dict[str, float] | None = None) -> 
 
     def run(con):
         t = time.perf_counter()
+        if gc.get_threshold()[0] >= GC_THRESHOLD:  # while building (_fewer_collections)
+            gc.freeze()  # what the stages before made stays
         try:
             return stage(con)
         except CorpusError:
@@ -249,6 +254,35 @@ def ingest_corpus(
     digest = input_hash(corpus_dir, docs)
     if not force and stored_input_hash(db) == digest:
         return IngestReport(Path(db), True, [], time.perf_counter() - t0)
+    with _fewer_collections():
+        return _build(
+            db,
+            corpus_dir,
+            docs,
+            sources,
+            digest,
+            t0,
+            progress,
+            stage_progress,
+            lemma_cache,
+            workers,
+        )
+
+
+def _build(
+    db: Path,
+    corpus_dir: Path,
+    docs: list[Document],
+    sources: list[tuple[Document, str]],
+    digest: str,
+    t0: float,
+    progress: Callable[[Document, str], None] | None,
+    stage_progress: Callable[[str], None] | None,
+    lemma_cache: bool,
+    workers: int | None,
+) -> IngestReport:
+    """The work of :func:`ingest_corpus` once it knows the store must be built."""
+    gc.freeze()  # what is imported stays (and forked workers share it untouched)
     timings: dict[str, float] = {"read": time.perf_counter() - t0}
     t = time.perf_counter()
     table_key = lemma_table.cache_key(corpus_hash(corpus_dir, docs))
@@ -263,12 +297,14 @@ def ingest_corpus(
         reports.append(DocumentReport(doc, stats, warns, missing))
         rows.append((doc, stats, nodes, warns, cites))
     timings["parse and cite"] = time.perf_counter() - t_docs
+    gc.freeze()  # the books and the dictionaries stay: collections need not walk them
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
     staged = [(n, _named(n, f, stage_times)) for n, f in corpus_stages()]
     beside = _forking_allowed(workers)
     present = [name for name, _ in staged if name in BESIDE]
-    sides = {name: _Beside(name, stage_times) for name in present} if beside else {}
+    chain = _Chain(present, stage_times)
+    sides = {name: _Beside(name, chain) for name in present} if beside else {}
     try:
         stages = write_store(
             Path(db),
@@ -297,6 +333,25 @@ def ingest_corpus(
     report = IngestReport(Path(db), False, reports, time.perf_counter() - t0, stages)
     report.timings = timings
     return report
+
+
+@contextlib.contextmanager
+def _fewer_collections():
+    """Collect cyclic garbage less often while the store is built (and never walk what
+    :func:`gc.freeze` set aside): the stages hold millions of long-lived objects, and
+    walking them again and again took a tenth to a third of some stages' time. Every
+    object is a candidate for collection again afterwards."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], GC_THRESHOLD), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+
+
+GC_THRESHOLD = 100_000
+"""Allocations between two collections of the youngest generation while ingesting."""
 
 
 def _forking_allowed(workers: int | None) -> bool:
@@ -352,6 +407,9 @@ class _Watching:
     def _wait_for(self, sql: str, params=()) -> None:
         for side in self._sides:
             if side.started and side.result is None and side.names_a_table(sql, params):
+                # what this stage wrote so far is committed first: the stages beside may
+                # still have to write, and would wait for this connection's lock
+                self._con.commit()
                 side.wait(f"{self._stage} waited for {side.name}")
 
     def execute(self, sql, params=(), /):
@@ -373,67 +431,59 @@ class _Watching:
         setattr(self._con, name, value)
 
 
-class _Beside:
-    """One stage of :data:`BESIDE`, run in a forked process beside the others."""
+class _Chain:
+    """The stages of :data:`BESIDE` present in an ingest, run in order in one forked
+    process beside the others; their statistics arrive in that order."""
 
-    def __init__(self, name: str, timings: dict[str, float]) -> None:
-        self.name = name
+    def __init__(self, names: list[str], timings: dict[str, float]) -> None:
+        self.names = names
         self.timings = timings
         self.process: BaseProcess | None = None
         self.pipe: Connection | None = None
-        self.result: dict | None = None
+        self.results: dict[str, dict] = {}
 
-    @property
-    def started(self) -> bool:
-        return self.process is not None
-
-    def names_a_table(self, sql: str, params=()) -> bool:
-        """Whether ``sql`` or one of its string ``params`` names a table of this stage."""
-        values = params.values() if isinstance(params, dict) else params
-        texts = [sql.lower(), *(p.lower() for p in values if isinstance(p, str))]
-        return any(table in text for table in BESIDE[self.name] for text in texts)
-
-    def start(self, con):
-        """Start the stage on the store ``con`` writes (committed first); a callable that
-        waits for its statistics."""
+    def start(self, con) -> None:
+        """Start the stages on the store ``con`` writes (committed first)."""
         import multiprocessing as mp
 
         con.commit()
         path = con.execute("PRAGMA database_list").fetchone()[2]
         ctx = mp.get_context("fork")
         self.pipe, theirs = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_run_beside, args=(self.name, path, theirs))
+        self.process = ctx.Process(target=_run_beside, args=(self.names, path, theirs))
         self.process.daemon = True
         self.process.start()
         theirs.close()
-        return lambda: self.wait()
 
-    def wait(self, timing: str = "") -> dict:
-        """The stage's statistics (its dictionary answers merged into the lemma table);
-        the time spent waiting goes to the timings under ``timing`` (by default
-        ``waiting for <stage>``).
+    def wait(self, name: str, timing: str) -> dict:
+        """The statistics of the stage ``name`` (its dictionary answers merged into the
+        lemma table, and those of the stages before it); the time spent waiting goes to
+        the timings under ``timing``.
 
         Raises:
             CorpusError: naming the stage if it failed, or saying its process died.
         """
-        if self.result is None:
+        if name not in self.results:
             if self.pipe is None or self.process is None:
-                raise RuntimeError(f"the {self.name} stage was not started")
+                raise RuntimeError(f"the {name} stage was not started")
             t = time.perf_counter()
             try:
-                got = self.pipe.recv()
-            except EOFError:
-                got = ("error", f"the {self.name} stage's process died")
+                while name not in self.results:
+                    try:
+                        got = self.pipe.recv()
+                    except EOFError:
+                        got = ("error", f"the {name} stage's process died")
+                    if got[0] == "error":
+                        raise CorpusError(got[1])
+                    _, done, result, seconds, answers = got
+                    lemma_table.merge(answers)
+                    self.timings[done] = seconds
+                    self.results[done] = result
             finally:
+                self.timings[timing] = time.perf_counter() - t
+            if len(self.results) == len(self.names):
                 self.process.join()
-                self.timings[timing or f"waiting for {self.name}"] = time.perf_counter() - t
-            if got[0] == "error":
-                raise CorpusError(got[1])
-            _, result, seconds, answers = got
-            lemma_table.merge(answers)
-            self.timings[self.name] = seconds
-            self.result = result
-        return self.result
+        return self.results[name]
 
     def close(self) -> None:
         """Stop the process if it still runs (an ingest that failed or was interrupted)."""
@@ -442,28 +492,66 @@ class _Beside:
             self.process.join()
 
 
-def _run_beside(name: str, path: str, pipe) -> None:
-    """In the forked process: the stage ``name`` on its own connection to the temporary
-    store; sends its statistics, time and the dictionary answers it asked (or the error
-    that stopped it)."""
+class _Beside:
+    """One stage of :data:`BESIDE`, run in the :class:`_Chain` beside the others."""
+
+    def __init__(self, name: str, chain: _Chain) -> None:
+        self.name = name
+        self.chain = chain
+
+    @property
+    def started(self) -> bool:
+        return self.chain.process is not None
+
+    @property
+    def result(self) -> dict | None:
+        return self.chain.results.get(self.name)
+
+    def names_a_table(self, sql: str, params=()) -> bool:
+        """Whether ``sql`` or one of its string ``params`` names a table of this stage."""
+        values = params.values() if isinstance(params, dict) else params
+        texts = [sql.lower(), *(p.lower() for p in values if isinstance(p, str))]
+        return any(table in text for table in BESIDE[self.name] for text in texts)
+
+    def start(self, con):
+        """Start the chain unless it runs already; a callable that waits for this
+        stage's statistics."""
+        if not self.started:
+            self.chain.start(con)
+        return lambda: self.wait()
+
+    def wait(self, timing: str = "") -> dict:
+        """The stage's statistics (see :meth:`_Chain.wait`; ``timing`` defaults to
+        ``waiting for <stage>``)."""
+        return self.chain.wait(self.name, timing or f"waiting for {self.name}")
+
+    def close(self) -> None:
+        self.chain.close()
+
+
+def _run_beside(names: list[str], path: str, pipe) -> None:
+    """In the forked process: the stages ``names``, in order, each on its own connection
+    to the temporary store; sends each one's statistics, time and the dictionary answers
+    it asked (or the error that stopped them)."""
     import sqlite3
 
     from .store import BUSY_SECONDS
 
     lemma_table.take_new()
-    times: dict[str, float] = {}
+    stages = dict(corpus_stages())
     try:
-        con = sqlite3.connect(path, timeout=BUSY_SECONDS)
-        try:
-            con.row_factory = sqlite3.Row
-            result = _named(name, dict(corpus_stages())[name], times)(con) or {}
-            con.commit()
-        finally:
-            con.close()
+        for name in names:
+            times: dict[str, float] = {}
+            con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+            try:
+                con.row_factory = sqlite3.Row
+                result = _named(name, stages[name], times)(con) or {}
+                con.commit()
+            finally:
+                con.close()
+            pipe.send(("done", name, result, times[name], lemma_table.take_new()))
     except Exception as exc:  # the parent raises it as the ingest's error
         pipe.send(("error", str(exc) if isinstance(exc, CorpusError) else repr(exc)))
-    else:
-        pipe.send(("done", result, times[name], lemma_table.take_new()))
     finally:
         pipe.close()
 

@@ -193,6 +193,7 @@ def write_store(
                 results[name] = got or {}
                 _stage_meta(con, name, results[name])
             for name, finish in running.items():
+                con.commit()  # a stage still running beside may have to write
                 results[name] = finish() or {}
                 _stage_meta(con, name, results[name])
             results = {name: results[name] for name, _ in stages}

@@ -15,6 +15,17 @@ twin and ``none`` for a provision without a reliable equivalent (``b`` then name
 closest candidate, for the evidence); both of the latter are ``flagged``. ``editions``
 says ``same-edition``, ``cross-edition`` or ``topic``.
 
+Books that share language and edition (a second printing or a revision of one
+translation: ``fi-1997`` and a later ``fi-1997-2``) form a group led by the first of them
+in the manifest. The matcher decides the pairs of groups' first books, as for books of
+their own, and each later book of a group only against its group's first
+(:meth:`.Corpus.direct_pairs`); every other pair of books is composed along book -> its
+group's first -> the other group's first -> the other book (:func:`_compose_pair`), with
+the product of the links' scores as its score, so the work grows with the books rather
+than with the pairs of books. The lexicons learn from the groups' first books (and a
+language pair only a group has, from one of its pairs). With one book per group, as in
+the bundled corpus, every pair is decided directly.
+
 Serve-time readers (:func:`aligned`, :func:`alignments`, :func:`equivalent`,
 :func:`topic_candidates`, :func:`law_topics`, :func:`lexicon_lookup`,
 :func:`sentence_pairs`) live in :mod:`.query` and :mod:`.sentences`; the TMX and CSV
@@ -23,6 +34,7 @@ exports in :mod:`.tmx`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing as mp
@@ -35,6 +47,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
 from .label import Corpus, load_corpus
@@ -124,7 +137,8 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     idf = idf_weights(corpus, bags)
     fps = fingerprints(con, corpus)
     global _SHARED
-    pairs = corpus.doc_pairs()
+    pairs = corpus.direct_pairs()
+    firsts = [d for d in corpus.law_docs() if corpus.group_of(d) == d]
     with _LOCK:
         keep = workers <= 1
         splitter = Splitter()  # each provision split once per process, this run only
@@ -134,13 +148,14 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
             lexicons = dict(zip(keys, _map(_learn_pair, keys, workers), strict=True))
             _SHARED.lexicons = lexicons
             first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
-            reach = bridges(first, corpus.law_docs())
+            # bridges run through the groups' first books (a copy reaches no third book)
+            reach = bridges({p: m for p, m in first.items() if p[1] in firsts}, firsts)
             _SHARED.reach = reach
             done = _map(_decide_pair, pairs, workers)
         finally:
             _SHARED = None
     out = Alignment(corpus, lexicons, bags)
-    for pair, (rows, sentences, matcher) in zip(pairs, done, strict=True):
+    for pair, (rows, sentences, matcher, _ratio) in zip(pairs, done, strict=True):
         out.rows[pair] = rows
         out.sentences += sentences
         if matcher is not None:
@@ -148,6 +163,21 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     for (doc_a, doc_b), rows in out.rows.items():
         la, lb = sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language))
         rows += _title_rows(corpus, lexicons[(la, lb)], idf, doc_a, doc_b, out.rows)
+    composed = [p for p in corpus.doc_pairs() if p not in out.rows]
+    if composed:
+        with _LOCK:
+            _SHARED = _Run(corpus, bags, idf, fps, keep, splitter, lexicons, done=out.rows)
+            _SHARED.ratios = {p: r for p, (_, _, _, r) in zip(pairs, done, strict=True)}
+            _SHARED.sentence_memo = _sentence_memo(corpus, out.sentences, _SHARED.ratios)
+            try:
+                # cheap, and its rows are big to hand back from a worker: in this process
+                made = [_compose_pair(p) for p in composed]
+            finally:
+                _SHARED = None
+        for pair, (rows, sentences) in zip(composed, made, strict=True):
+            out.rows[pair] = rows
+            out.sentences += sentences
+        out.rows = {p: out.rows[p] for p in corpus.doc_pairs()}
     return out
 
 
@@ -165,6 +195,13 @@ class _Run:
     """Each provision's sentences, split once per process in this run."""
     lexicons: dict = field(default_factory=dict)
     reach: dict = field(default_factory=dict)
+    done: dict = field(default_factory=dict)
+    """The rows of the pairs decided directly (for :func:`_compose_pair`)."""
+    ratios: dict = field(default_factory=dict)
+    """The usual log length ratio of each pair decided directly."""
+    sentence_memo: dict = field(default_factory=dict)
+    """Sentence alignments made, keyed by everything they are made from (see
+    :func:`_sentence_key`)."""
 
 
 _SHARED: _Run | None = None
@@ -235,8 +272,114 @@ def _decide_pair(pair: tuple[str, str]):
     matcher.run()
     rows = _decision_rows(run.corpus, run.bags, lex, run.idf, space, matcher)
     rows += _definition_rows(run.corpus, *pair)
-    sentences = _sentences(run.corpus, lex, space, rows, run.splitter)
-    return rows, sentences, matcher if run.keep else None
+    sentences = _sentences(run.corpus, lex, space.log_ratio, rows, run.splitter)
+    return rows, sentences, matcher if run.keep else None, space.log_ratio
+
+
+def _compose_pair(pair: tuple[str, str]) -> tuple[list[Row], list[tuple]]:
+    """Rows and aligned sentences of a pair of books that is not decided directly (see
+    :meth:`.Corpus.direct_pairs`): composed along the chain book -> its group's first
+    book -> the other group's first book -> the other book.
+
+    A link between a book and its group's first contributes its rows shown as the
+    equivalent; the link between two groups' first books every row (flagged ones
+    included). A composed row's score is the product of its links' scores; it keeps the
+    relation of the groups' row (``same``/``renumbered``/``moved`` read again from the
+    two labels when a copy's own link is not ``same``), and a row shown as the
+    equivalent whose product falls below :data:`calibration.SHOW` becomes ``none``.
+    """
+    run = _run()
+    corpus = run.corpus
+    x_doc, y_doc = pair
+    path = [x_doc]
+    for d in (corpus.group_of(x_doc), corpus.group_of(y_doc), y_doc):
+        if d != path[-1]:
+            path.append(d)
+    # per node of x_doc: (node reached, score, the groups' row, nodes passed, copies 'same')
+    state: dict[str, list[tuple]] = {}
+    log_ratio = 0.0
+    for i, (u, v) in enumerate(itertools.pairwise(path)):
+        middle = corpus.group_of(u) != corpus.group_of(v)
+        if (u, v) in run.done:
+            oriented = [(r.a, r.b, r) for r in run.done[(u, v)]]
+            log_ratio += run.ratios.get((u, v), 0.0)
+        else:
+            oriented = [(r.b, r.a, r) for r in run.done[(v, u)]]
+            log_ratio -= run.ratios.get((v, u), 0.0)
+        step: dict[str, list[tuple]] = {}
+        for src, dst, r in oriented:
+            if middle or (not r.flagged and r.relation in EQUIVALENT):
+                step.setdefault(src, []).append((dst, r))
+        if i == 0:
+            state = {
+                src: [
+                    (dst, r.score, r if middle else None, (), middle or r.relation == "same")
+                    for dst, r in got
+                ]
+                for src, got in step.items()
+            }
+            continue
+        state = {
+            x: [
+                (
+                    dst,
+                    p * r.score,
+                    r if middle else mid,
+                    (*via, node),
+                    same and (middle or r.relation == "same"),
+                )
+                for node, p, mid, via, same in reached
+                for dst, r in step.get(node, [])
+            ]
+            for x, reached in state.items()
+        }
+    rows = [
+        _composed_row(corpus, x, y, p, mid, via, same)
+        for x, reached in state.items()
+        for y, p, mid, via, same in reached
+    ]
+    rows = _dedupe(rows)
+    la, lb = sorted((corpus.docs[x_doc].language, corpus.docs[y_doc].language))
+    lex = run.lexicons[(la, lb)]
+    sentences = _sentences(corpus, lex, log_ratio, rows, run.splitter, run.sentence_memo)
+    return rows, sentences
+
+
+def _sentence_key(corpus: Corpus, a: str, b: str, log_ratio: float) -> tuple:
+    """What the sentence alignment of ``a`` and ``b`` is made from: their languages (which
+    choose the lexicon), their texts and the pair of books' usual log length ratio. A
+    copy's provision with the same text as its original's is aligned as that one."""
+    pa, pb = corpus.provs[a], corpus.provs[b]
+    la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
+    return (la, lb, pa.text, pb.text, log_ratio)
+
+
+def _sentence_memo(corpus: Corpus, sentences: list[tuple], ratios: dict) -> dict:
+    """The sentence alignments of the pairs decided directly, by :func:`_sentence_key`
+    (each row without its two ids)."""
+    memo: dict[tuple, list[tuple]] = {}
+    for (a, b), rows in itertools.groupby(sentences, key=lambda r: (r[0], r[1])):
+        pair = (corpus.provs[a].doc, corpus.provs[b].doc)
+        memo.setdefault(_sentence_key(corpus, a, b, ratios[pair]), [r[2:] for r in rows])
+    return memo
+
+
+def _composed_row(corpus: Corpus, x: str, y: str, p: float, mid, via: tuple, same: bool) -> Row:
+    """One row of :func:`_compose_pair` (``mid`` is the groups' row, None within a group)."""
+    px, py = corpus.provs[x], corpus.provs[y]
+    relation = mid.relation if mid is not None else "same"
+    flagged = mid.flagged if mid is not None else 0
+    if relation in EQUIVALENT and not same:
+        relation = "same" if px.label == py.label else "renumbered" if px.law == py.law else "moved"
+    ev = dict(mid.evidence) if mid is not None else {}
+    method = mid.method if mid is not None else "edition"
+    why = f"Composed through {' and '.join(via)} (a book of the same language and edition)"
+    ev["why"] = why + (": " + mid.evidence.get("why", "") if mid is not None else ".")
+    ev["through"] = list(via)
+    if relation in EQUIVALENT and not flagged and p < calibration.SHOW:
+        ev["why"] += f" Carried through, the probability is {p:.2f}: below the threshold."
+        relation, flagged, method = "none", 1, "candidate"
+    return Row(x, y, method, round(p, 4), flagged, ev, relation)
 
 
 def align_stage(con: sqlite3.Connection) -> dict:
@@ -287,10 +430,19 @@ def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
     return out
 
 
-def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -> list[tuple]:
-    """Aligned sentences of the own texts of every pair shown as equivalent."""
+def _sentences(
+    corpus: Corpus,
+    lex: Lexicon,
+    log_ratio: float,
+    rows: list[Row],
+    splitter,
+    memo: dict | None = None,
+) -> list[tuple]:
+    """Aligned sentences of the own texts of every pair shown as equivalent (``log_ratio``:
+    the pair of books' usual log length ratio; ``memo``: alignments already made, by
+    :func:`_sentence_key`, used and added to)."""
     out = []
-    ratio = math.exp(space.log_ratio)
+    ratio = math.exp(log_ratio)
     shown = [
         r
         for r in rows
@@ -299,17 +451,23 @@ def _sentences(corpus: Corpus, lex: Lexicon, space, rows: list[Row], splitter) -
         and corpus.provs[r.a].text
         and corpus.provs[r.b].text
     ]
+    keys = {(r.a, r.b): _sentence_key(corpus, r.a, r.b, log_ratio) for r in shown}
+    memo = {} if memo is None else memo
     splitter.prime(
         [
             (x, corpus.docs[corpus.provs[x].doc].language, corpus.provs[x].text)
             for r in shown
+            if keys[(r.a, r.b)] not in memo
             for x in (r.a, r.b)
         ]
     )
     for r in shown:
-        pa, pb = corpus.provs[r.a], corpus.provs[r.b]
-        la, lb = corpus.docs[pa.doc].language, corpus.docs[pb.doc].language
-        out += sentence_rows(r.a, r.b, pa.text, pb.text, la, lb, lex, ratio, splitter)
+        key = keys[(r.a, r.b)]
+        if key not in memo:
+            la, lb, text_a, text_b, _ = key
+            made = sentence_rows(r.a, r.b, text_a, text_b, la, lb, lex, ratio, splitter)
+            memo[key] = [row[2:] for row in made]
+        out += [(r.a, r.b, *row) for row in memo[key]]
     return out
 
 
@@ -412,7 +570,9 @@ def _title_rows(
             (
                 d
                 for d in corpus.law_docs()
-                if d not in (x_doc, y_doc) and corpus.relation(d, x_doc) == "same-edition"
+                if d not in (x_doc, y_doc)
+                and corpus.relation(d, x_doc) == "same-edition"
+                and ((d, y_doc) in done or (y_doc, d) in done)
             ),
             None,
         )

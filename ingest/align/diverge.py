@@ -560,14 +560,7 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     con.executescript(SCHEMA)
     c = _load(con)
     pairs, source = _pairs(con, c)
-    sides = [
-        (_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b))) for a, b, _ in pairs
-    ]
-    cal = calibrate(sides)
-    rows: list[tuple] = []
-    for sa, sb in sides:
-        for f in run_checks(sa, sb, cal):
-            rows.append((sa.id, sb.id, sa.doc, sb.doc, sa.label, f))
+    rows, cal = _checked(c, pairs)
     for (a, b), score in sorted(c.rewritten.items()):
         rows.append(
             (
@@ -643,6 +636,137 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
         },
         "seconds": round(time.perf_counter() - t0, 2),
     }
+
+
+PARALLEL_MIN = 4000
+"""With fewer aligned pairs than this the checks run in one process: on the five books
+(about 2,000 pairs) the two halves redo too much of each other's per-provision work
+for a second process to pay."""
+
+
+def _sides(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[tuple[Side, Side]]:
+    return [(_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b))) for a, b, _ in pairs]
+
+
+def _findings(sides: list[tuple[Side, Side]], cal: dict) -> list[tuple]:
+    return [
+        (sa.id, sb.id, sa.doc, sb.doc, sa.label, f)
+        for sa, sb in sides
+        for f in run_checks(sa, sb, cal)
+    ]
+
+
+def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tuple], dict]:
+    """The findings of every pair, in order, and the length calibration of all of them.
+
+    With worker processes allowed (:func:`ingest.align.default_workers`), a forked process
+    makes the sides of the second half of the pairs and checks them, while this one does
+    the first half: the calibration, made here from every side, is handed to it between
+    the two steps, so the findings are those of one process.
+    """
+    half = len(pairs) // 2
+    child = _Half.start(c, pairs[half:]) if _parallel(len(pairs)) else None
+    try:
+        sides = _sides(c, pairs[:half] if child else pairs)
+        theirs = child.sides() if child else []
+        cal = calibrate(sides + theirs)
+        rows = _findings(sides, cal)
+        if child:
+            rows += child.findings(cal)
+    finally:
+        if child:
+            child.close()
+    return rows, cal
+
+
+def _parallel(n_pairs: int) -> bool:
+    import multiprocessing as mp
+    import sys
+    import threading
+
+    from . import default_workers
+
+    return (
+        n_pairs >= PARALLEL_MIN
+        and default_workers() > 1
+        and sys.platform == "linux"
+        and threading.active_count() == 1
+        and "fork" in mp.get_all_start_methods()
+    )
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """A side as :func:`.checks.calibrate` reads it (handed over instead of the side)."""
+
+    lang: str
+    text: str
+
+
+class _Half:
+    """The second half of the pairs, checked in a forked process (see :func:`_checked`)."""
+
+    def __init__(self, process, pipe) -> None:
+        self.process = process
+        self.pipe = pipe
+
+    @classmethod
+    def start(cls, c: _Corpus, pairs: list[tuple[str, str, float]]) -> _Half:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        mine, theirs = ctx.Pipe()
+        process = ctx.Process(target=_check_half, args=(c, pairs, theirs), daemon=True)
+        process.start()
+        theirs.close()
+        return cls(process, mine)
+
+    def _recv(self):
+        try:
+            got = self.pipe.recv()
+        except EOFError:
+            got = ("error", "the divergence checks' worker process died")
+        if got[0] == "error":
+            raise RuntimeError(got[1])
+        return got[1:]
+
+    def sides(self) -> list[tuple[Any, Any]]:
+        """What :func:`.checks.calibrate` reads of its sides (language and text)."""
+        return self._recv()[0]
+
+    def findings(self, cal: dict) -> list[tuple]:
+        from lawgraph.ingest import lemma_table
+
+        self.pipe.send(cal)
+        rows, answers = self._recv()
+        lemma_table.merge(answers)  # the dictionary answers it asked, for the lemma table
+        return rows
+
+    def close(self) -> None:
+        self.pipe.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def _check_half(c: _Corpus, pairs: list[tuple[str, str, float]], pipe) -> None:
+    from lawgraph.ingest import lemma_table
+
+    lemma_table.take_new()
+    try:
+        sides = _sides(c, pairs)
+        pipe.send(
+            ("sides", [(_Measured(a.lang, a.text), _Measured(b.lang, b.text)) for a, b in sides])
+        )
+        cal = pipe.recv()
+        pipe.send(("rows", _findings(sides, cal), lemma_table.take_new()))
+    except EOFError:  # the parent gave up
+        pass
+    except Exception as exc:  # the parent raises it
+        pipe.send(("error", repr(exc)))
+    finally:
+        pipe.close()
 
 
 FAMILIES = ("translation", "edition", "national")

@@ -56,6 +56,7 @@ class Corpus:
     """``{doc: {slug: node id}}`` for definitions."""
     topics: dict[str, Prov]
     _subtree: dict[str, str] = field(default_factory=dict)
+    _firsts: dict[str, str] = field(default_factory=dict)
 
     def law_docs(self) -> list[str]:
         """Documents that have numbered laws, in manifest order."""
@@ -64,6 +65,46 @@ class Corpus:
     def doc_pairs(self) -> list[tuple[str, str]]:
         """Every unordered pair of law documents, earlier document first."""
         return list(combinations(self.law_docs(), 2))
+
+    def group_of(self, doc: str) -> str:
+        """The first law document of the manifest with ``doc``'s language and edition (a
+        second printing or revision of one translation is aligned through it)."""
+        return self._groups()[doc]
+
+    def _groups(self) -> dict[str, str]:
+        if not self._firsts:
+            seen: dict[tuple[str, str], str] = {}
+            for d in self.law_docs():
+                key = (self.docs[d].language, self.docs[d].edition)
+                self._firsts[d] = seen.setdefault(key, d)
+        return self._firsts
+
+    def direct_pairs(self) -> list[tuple[str, str]]:
+        """The pairs of law documents the matcher decides, in :meth:`doc_pairs` order: the
+        first book of every (language, edition) group with the first of every other group,
+        and each later book of a group with its group's first. Every other pair is
+        composed through these (:func:`ingest.align.compose_pairs`); with one book per
+        group this is every pair."""
+        first = self._groups()
+        return [(a, b) for a, b in self.doc_pairs() if first[b] in (a, b) and first[a] == a]
+
+    def learning_pairs(self) -> list[tuple[str, str]]:
+        """The pairs of law documents the lexicons learn from: the pairs of groups' first
+        books, and for a language pair those do not have (two books of one group share
+        their language) the first pair of a book with its group's first."""
+        direct = self.direct_pairs()
+        firsts = [(a, b) for a, b in direct if self.group_of(b) == b]
+
+        def langs(pair: tuple[str, str]) -> tuple[str, ...]:
+            return tuple(sorted(self.docs[d].language for d in pair))
+
+        covered = {langs(p) for p in firsts}
+        out = []
+        for p in direct:
+            if p in firsts or langs(p) not in covered:
+                out.append(p)
+                covered.add(langs(p))
+        return out
 
     def relation(self, doc_a: str, doc_b: str) -> str:
         """``same-edition`` or ``cross-edition``."""

@@ -279,9 +279,10 @@ def label_training_pairs(
 
 
 def language_pairs(corpus: Corpus) -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """Document pairs grouped by their (sorted) language pair."""
+    """The pairs of documents the lexicons learn from (:meth:`.Corpus.learning_pairs`),
+    grouped by their (sorted) language pair."""
     out: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for doc_a, doc_b in corpus.doc_pairs():
+    for doc_a, doc_b in corpus.learning_pairs():
         la, lb = corpus.docs[doc_a].language, corpus.docs[doc_b].language
         if (la, lb) != tuple(sorted((la, lb))):
             doc_a, doc_b, la, lb = doc_b, doc_a, lb, la
