@@ -625,11 +625,14 @@ redouble: other editions spell the latter out ("άλλες δηλώσεις, ε�
 other than pass), which no glossary term names."""
 
 
-def _term_spots(term: str, tokens: list[str]) -> list[int]:
+def _term_spots(
+    term: str, tokens: list[str], heads: dict[str, list[int]] | None = None
+) -> list[int]:
     """Where (token index) a folded glossary term starts in ``tokens``: each of its words
     exactly or, from four letters on, as the start of an inflected form at most four
     letters longer (``lepääjä`` in "lepääjän", ``spelförare`` in "spelförarens"; not
-    ``spelförare`` in "spelar", nor ``tarjous`` in the compound "tarjoussarja")."""
+    ``spelförare`` in "spelar", nor ``tarjous`` in the compound "tarjoussarja").
+    ``heads`` (:func:`_heads` of ``tokens``) saves reading every token for every term."""
     parts = term.split()
 
     def stands(part: str, token: str) -> bool:
@@ -640,22 +643,34 @@ def _term_spots(term: str, tokens: list[str]) -> list[int]:
 
     if not parts:
         return []
+    if heads is None:
+        heads = _heads(tokens)
+    last = len(tokens) - len(parts)
     return [
         i
-        for i in range(len(tokens) - len(parts) + 1)
-        if all(stands(p, tokens[i + k]) for k, p in enumerate(parts))
+        for i in heads.get(parts[0][:4], ())
+        if i <= last and all(stands(p, tokens[i + k]) for k, p in enumerate(parts))
     ]
+
+
+def _heads(tokens: list[str]) -> dict[str, list[int]]:
+    """The positions of the tokens by their first four letters (all of a shorter one)."""
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        out.setdefault(t[:4], []).append(i)
+    return out
 
 
 def _contrast_spans(side: Side, tokens: list[str]) -> dict[str, list[tuple[int, int]]]:
     """Where each concept of :data:`CONTRASTS` is named in ``tokens``: (start, end) token
     spans. A name inside a longer name of the contrasting concept is not counted (sv
     "bud", a call, inside "aktivt bud", a bid, double or redouble)."""
+    heads = _heads(tokens)
     spans = {
         role: [
             (i, i + len(t.split()))
             for t in side.terms.get(role, ())
-            for i in _term_spots(t, tokens)
+            for i in _term_spots(t, tokens, heads)
         ]
         for pair in CONTRASTS
         for role in pair
