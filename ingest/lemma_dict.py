@@ -15,8 +15,9 @@ dictionary factory holding these maps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from typing import Any
 
 _OPENED: dict[str, Mapping[str, str]] = {}
 _HANDED: set[str] = set()
@@ -53,16 +54,49 @@ def lemmatize(form: str, lang: str, greedy: bool = False) -> str:
 
 
 @lru_cache(maxsize=1)
-def _strategies():
+def _strategies() -> tuple[Any, Any, Any]:
     from simplemma import Lemmatizer
     from simplemma.strategies import DefaultStrategy, DictionaryLookupStrategy
-    from simplemma.strategies.dictionaries.dictionary_factory import DictionaryFactory
+    from simplemma.strategies.dictionaries.dictionary_factory import (
+        DecodedStrMapping,
+        DictionaryFactory,
+    )
+
+    class Remembered(DecodedStrMapping):
+        """A dictionary whose answers are kept: a third of simplemma's lookups ask a
+        key asked before (``is_known`` then ``lemmatize``, the affix strategies), and a
+        lookup decodes a block of the stream."""
+
+        __slots__ = ("_map", "_seen")
+
+        def __init__(self, opened: Mapping[str, str]) -> None:
+            self._map = opened
+            self._seen: dict[str, str | None] = {}
+
+        def _lookup(self, key: str) -> str | None:
+            try:
+                return self._seen[key]
+            except KeyError:
+                got = self._seen[key] = self._map.get(key)
+                return got
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(self._map)
+
+        def __len__(self) -> int:
+            return len(self._map)
+
+    remembered: dict[str, Remembered] = {}
 
     class Opened(DictionaryFactory):
         __slots__ = ()
 
         def get_dictionary(self, lang: str) -> Mapping[str, str]:
-            return dictionary(lang)
+            opened = dictionary(lang)
+            got = remembered.get(lang)
+            if got is None or got._map is not opened:
+                got = remembered[lang] = Remembered(opened)
+            return got
 
     factory = Opened()
     return (
