@@ -45,7 +45,9 @@ _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 
 _SHORT = 32
 """Words and short phrases up to this many characters are folded once per process and
-remembered (the stages fold the same words again and again); longer texts every time."""
+remembered (the stages fold the same words again and again); of longer texts, the latest
+:data:`_LONG_KEPT` (a provision's sentence is a side of a pair with every other book)."""
+_LONG_KEPT = 1 << 14
 
 
 def fold(text: str) -> str:
@@ -54,7 +56,7 @@ def fold(text: str) -> str:
     >>> fold("ΡΕΝΌΝΣ Αϋπνία")
     'ρενονσ αυπνια'
     """
-    return _fold_short(text) if len(text) <= _SHORT else _fold(text)
+    return _fold_short(text) if len(text) <= _SHORT else _fold_long(text)
 
 
 def _fold(text: str) -> str:
@@ -70,6 +72,7 @@ def _fold(text: str) -> str:
 
 
 _fold_short = lru_cache(maxsize=1 << 15)(_fold)
+_fold_long = lru_cache(maxsize=_LONG_KEPT)(_fold)
 
 
 def _is_greek(ch: str) -> bool:

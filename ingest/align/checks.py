@@ -16,6 +16,7 @@ import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -111,12 +112,12 @@ class Side:
     nearby_concepts: set[str] = field(default_factory=set)
     #: folded words of the scope and its neighbourhood, and this language's glossary
     #: terms per concept (folded): a term softly present in ``words`` is not absent
-    words: set[str] = field(default_factory=set)
+    words: AbstractSet[str] = field(default_factory=frozenset)
     terms: dict[str, list[str]] = field(default_factory=dict)
     #: lemmas of ``words``; and, per concept of this side, the other language's lemmas
     #: that the learned lexicon gives for the words that expressed it here
-    lemmas: set[str] = field(default_factory=set)
-    renders: dict[str, set[str]] = field(default_factory=dict)
+    lemmas: AbstractSet[str] = field(default_factory=frozenset)
+    renders: dict[str, AbstractSet[str]] = field(default_factory=dict)
     #: sentences of this side that the sentence alignment of the pair left without a
     #: counterpart on the other side
     unmatched: list[str] = field(default_factory=list)
@@ -364,7 +365,7 @@ def check_concepts(a: Side, b: Side) -> list[dict]:
     return out
 
 
-def _word_present(word: str, words: set[str]) -> bool:
+def _word_present(word: str, words: AbstractSet[str]) -> bool:
     """A term word is present if a text word shares most of it (inflection, compounds)."""
     if word in words:
         return True
@@ -377,7 +378,7 @@ def _word_present(word: str, words: set[str]) -> bool:
     return False
 
 
-def term_present(term: str, words: set[str]) -> bool:
+def term_present(term: str, words: AbstractSet[str]) -> bool:
     """Whether every word of a folded glossary term is softly present among ``words``.
 
     Catches what exact tagging misses: Finnish case forms (``korjatun pistetuloksen``
@@ -472,6 +473,13 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
     >>> modal_words("sv", "När en bricka skall spelas, placeras den på bordet.", True)
     {}
     """
+    return {k: list(v) for k, v in _modal_words(lang, text, main_only).items()}
+
+
+@lru_cache(maxsize=1 << 14)
+def _modal_words(lang: str, text: str, main_only: bool) -> dict[str, tuple[str, ...]]:
+    """:func:`modal_words`, found once per process for a sentence (a sentence is a side
+    of a pair with every other book)."""
     table = MODAL.get(lang)
     if not table:
         return {}
@@ -494,7 +502,10 @@ def modal_words(lang: str, text: str, main_only: bool = False) -> dict[str, list
             near += re.findall(r"\w+", folded[m.end() :])[:after]
             negated = bool(neg) and any(re.fullmatch(neg, w) for w in near)
             out.setdefault(PROHIBITION if negated else level, []).append(surface)
-    return out
+    return {k: tuple(v) for k, v in out.items()}
+
+
+languages.on_register(lambda _code: _modal_words.cache_clear())
 
 
 def _found(pattern: str, text: str, folded: str):
@@ -665,15 +676,22 @@ def _contrast_spans(side: Side, tokens: list[str]) -> dict[str, list[tuple[int, 
     """Where each concept of :data:`CONTRASTS` is named in ``tokens``: (start, end) token
     spans. A name inside a longer name of the contrasting concept is not counted (sv
     "bud", a call, inside "aktivt bud", a bid, double or redouble)."""
-    heads = _heads(tokens)
+    names = tuple(tuple(side.terms.get(role, ())) for pair in CONTRASTS for role in pair)
+    return {role: list(s) for role, s in _named_spans(names, tuple(tokens)).items()}
+
+
+@lru_cache(maxsize=1 << 14)
+def _named_spans(
+    names: tuple[tuple[str, ...], ...], tokens: tuple[str, ...]
+) -> dict[str, tuple[tuple[int, int], ...]]:
+    """:func:`_contrast_spans` of ``tokens`` with ``names``, the terms of every concept of
+    :data:`CONTRASTS` in order (a sentence is a side of a pair with every other book: its
+    spans are found once)."""
+    heads = _heads(list(tokens))
+    roles = [role for pair in CONTRASTS for role in pair]
     spans = {
-        role: [
-            (i, i + len(t.split()))
-            for t in side.terms.get(role, ())
-            for i in _term_spots(t, tokens, heads)
-        ]
-        for pair in CONTRASTS
-        for role in pair
+        role: [(i, i + len(t.split())) for t in terms for i in _term_spots(t, list(tokens), heads)]
+        for role, terms in zip(roles, names, strict=True)
     }
     for x, y in CONTRASTS:
         for inner, outer in ((x, y), (y, x)):
@@ -682,7 +700,7 @@ def _contrast_spans(side: Side, tokens: list[str]) -> dict[str, list[tuple[int, 
                 for i, j in spans[inner]
                 if not any(a <= i and j <= b and b - a > j - i for a, b in spans[outer])
             ]
-    return spans
+    return {role: tuple(s) for role, s in spans.items()}
 
 
 def _parts(sentence: str) -> list[str]:

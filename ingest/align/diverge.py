@@ -372,9 +372,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
             frozenset().union(*(_node_lemmas(c, m, lang) for m in around)),
         )
     around_words, around_lemmas = c.memo[key]
-    side.words = set(around_words)
+    side.words = around_words  # read only: shared by the sides of every pair
     side.terms = c.terms.get(lang, {})
-    side.lemmas = set(around_lemmas)
+    side.lemmas = around_lemmas
     side.unmatched = list(c.unmatched.get((nid, other_id), []))
     for sentence in side.unmatched:
         side.sentence_lemmas[sentence] = [lemma(lang, w) for w in words(sentence)]
@@ -387,10 +387,13 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
             side.word_renders[w] = set(table.get(w, ())) | ({w} if same_language else set())
             side.rarity[w] = _rarity(c, doc, lang, w)
     for k in side.concepts:
-        said = _said(c, nid, scope, members, k, lang)
-        side.renders[k] = {t for w in said for t in table.get(w, ())}
-        if same_language:
-            side.renders[k] |= said
+        rkey = ("renders", nid, scope, k, c.langs[odoc])
+        if rkey not in c.memo:
+            said = _said(c, nid, scope, members, k, lang)
+            c.memo[rkey] = frozenset(
+                {t for w in said for t in table.get(w, ())} | (said if same_language else set())
+            )
+        side.renders[k] = c.memo[rkey]
     for k in c.kids.get(nid, []):
         mapped = c.counterpart.get((k, odoc))
         if mapped:
