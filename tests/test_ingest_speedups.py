@@ -109,6 +109,34 @@ def test_fold_remembered_equals_fold_computed():
     for t in texts:
         assert nlp.fold(t) == nlp._fold(t) == nlp.fold(t)
     assert nlp._fold_short.cache_info().currsize > 0
+    assert nlp._fold_long.cache_info().hits > 0
+
+
+def test_strength_words_remembered_are_not_shared_with_the_caller():
+    text = "Pelaajan tulee kutsua kilpailunjohtaja; hän ei saa pelata korttia."
+    first = checks.modal_words("fi", text)
+    first.setdefault("shall", []).append("changed")
+    first["invented"] = ["x"]
+    again = checks.modal_words("fi", text)
+    checks._modal_words.cache_clear()
+    assert again == checks.modal_words("fi", text)
+    assert "invented" not in again and "changed" not in again.get("shall", [])
+
+
+def test_contrast_names_remembered_equal_the_names_found_again(con):
+    a, b = con.execute(
+        "SELECT a, b FROM alignments WHERE doc_a = 'fi-2007' AND doc_b = 'sv-2007'"
+        " AND relation = 'same' AND flagged = 0 LIMIT 1"
+    ).fetchone()
+    c = diverge._load(con)
+    side = diverge._side(c, a, b, "own")
+    tokens = nlp.words("Pelinviejän vasemmanpuoleinen vastustaja ja lepääjä; ei pelinviejä")
+    first = checks._contrast_spans(side, tokens)
+    assert first["declarer"] and first["dummy"]  # the glossary's Finnish names are found
+    first["lho"].append((0, 99))  # the caller's copy, not the remembered one
+    names = tuple(tuple(side.terms.get(r, ())) for pair in checks.CONTRASTS for r in pair)
+    fresh = checks._named_spans.__wrapped__(names, tuple(tokens))
+    assert checks._contrast_spans(side, tokens) == {r: list(v) for r, v in fresh.items()}
 
 
 def test_position_prior_made_once_per_shape_is_the_computed_one():
