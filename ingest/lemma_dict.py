@@ -20,6 +20,8 @@ from functools import lru_cache
 from typing import Any
 
 _OPENED: dict[str, Mapping[str, str]] = {}
+KEPT_ANSWERS = 500_000
+"""Dictionary answers kept per language and process (an ingest asks about 85,000)."""
 _HANDED: set[str] = set()
 _CLAIMS: tuple[tuple[str, ...], object] | None = None
 
@@ -77,6 +79,8 @@ def _strategies() -> tuple[Any, Any, Any]:
             try:
                 return self._seen[key]
             except KeyError:
+                if len(self._seen) >= KEPT_ANSWERS:  # a long-running server: start again
+                    self._seen.clear()
                 got = self._seen[key] = self._map.get(key)
                 return got
 

@@ -687,10 +687,11 @@ def _named_spans(
     """:func:`_contrast_spans` of ``tokens`` with ``names``, the terms of every concept of
     :data:`CONTRASTS` in order (a sentence is a side of a pair with every other book: its
     spans are found once)."""
-    heads = _heads(list(tokens))
+    toks = list(tokens)
+    heads = _heads(toks)
     roles = [role for pair in CONTRASTS for role in pair]
     spans = {
-        role: [(i, i + len(t.split())) for t in terms for i in _term_spots(t, list(tokens), heads)]
+        role: [(i, i + len(t.split())) for t in terms for i in _term_spots(t, toks, heads)]
         for role, terms in zip(roles, names, strict=True)
     }
     for x, y in CONTRASTS:
