@@ -355,21 +355,10 @@ GC_THRESHOLD = 100_000
 
 
 def _forking_allowed(workers: int | None) -> bool:
-    """Whether stages may run in a forked process: more than one worker wanted, on Linux,
-    with no other thread running (as :func:`ingest.align.default_workers` decides)."""
-    import multiprocessing as mp
-    import sys
-    import threading
+    """Whether stages may run in a forked process (:func:`ingest.align.forking_allowed`)."""
+    from .align import forking_allowed
 
-    from .align import default_workers
-
-    jobs = default_workers() if workers is None else workers
-    return (
-        jobs > 1
-        and sys.platform == "linux"
-        and threading.active_count() == 1
-        and "fork" in mp.get_all_start_methods()
-    )
+    return forking_allowed(workers)
 
 
 def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:

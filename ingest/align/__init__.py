@@ -227,6 +227,19 @@ def default_workers() -> int:
 MAX_WORKERS = 4
 
 
+def forking_allowed(workers: int | None = None) -> bool:
+    """Whether work may go to a forked process: more than ``workers`` (by default
+    :func:`default_workers`) is one, on Linux, with no other thread running, where the
+    ``fork`` start method exists."""
+    jobs = default_workers() if workers is None else workers
+    return (
+        jobs > 1
+        and sys.platform == "linux"
+        and threading.active_count() == 1
+        and "fork" in mp.get_all_start_methods()
+    )
+
+
 def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
     """``fn`` over the pairs of books, in forked worker processes when ``jobs`` > 1 (a
     worker that dies raises ``BrokenProcessPool`` instead of hanging)."""

@@ -683,19 +683,9 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
 
 
 def _parallel(n_pairs: int) -> bool:
-    import multiprocessing as mp
-    import sys
-    import threading
+    from . import forking_allowed
 
-    from . import default_workers
-
-    return (
-        n_pairs >= PARALLEL_MIN
-        and default_workers() > 1
-        and sys.platform == "linux"
-        and threading.active_count() == 1
-        and "fork" in mp.get_all_start_methods()
-    )
+    return n_pairs >= PARALLEL_MIN and forking_allowed()
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ class Corpus:
         """The pairs of law documents the matcher decides, in :meth:`doc_pairs` order: the
         first book of every (language, edition) group with the first of every other group,
         and each later book of a group with its group's first. Every other pair is
-        composed through these (:func:`ingest.align.compose_pairs`); with one book per
+        composed through these (:func:`ingest.align._compose_pair`); with one book per
         group this is every pair."""
         first = self._groups()
         return [(a, b) for a, b in self.doc_pairs() if first[b] in (a, b) and first[a] == a]
