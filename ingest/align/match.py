@@ -86,28 +86,28 @@ def _related(corpus: Corpus, x: str, y: str) -> bool:
 
 def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
     """Needleman-Wunsch: the order-keeping pairs that maximise the summed ``score``
-    (only positive scores are worth a pair; a gap costs nothing)."""
+    (only positive scores are worth a pair; a gap costs nothing).
+
+    A row of the table at a time: the best sum up to ``(i, j)`` is the larger of taking
+    the pair (the row above, one column back, plus its score) and leaving ``a[i]`` out
+    (the row above), carried along the row by a running maximum (leaving ``b[j]`` out).
+    The way back takes, at each cell, the first of pair, skip ``a``, skip ``b`` that
+    gives the cell's sum."""
     m, n = score.shape
     best = np.zeros((m + 1, n + 1))
-    move = np.zeros((m + 1, n + 1), dtype=np.int8)  # 0 diagonal, 1 skip a, 2 skip b
     for i in range(1, m + 1):
-        for j in range(1, n + 1):
-            options = (best[i - 1, j - 1] + score[i - 1, j - 1], best[i - 1, j], best[i, j - 1])
-            k = int(np.argmax(options))
-            best[i, j], move[i, j] = options[k], k
-    for i in range(1, m + 1):
-        move[i, 0] = 1
-    for j in range(1, n + 1):
-        move[0, j] = 2
+        above = best[i - 1]
+        best[i, 1:] = np.maximum.accumulate(np.maximum(above[:-1] + score[i - 1], above[1:]))
+    table, scores = best.tolist(), score.tolist()
     out = []
     i, j = m, n
-    while i > 0 or j > 0:
-        k = int(move[i, j])
-        if k == 0:
-            if score[i - 1, j - 1] > 0:
+    while i > 0 and j > 0:
+        here = table[i][j]
+        if table[i - 1][j - 1] + scores[i - 1][j - 1] == here:
+            if scores[i - 1][j - 1] > 0:
                 out.append((i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif k == 1:
+        elif table[i - 1][j] == here:
             i -= 1
         else:
             j -= 1
