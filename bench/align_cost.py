@@ -25,12 +25,16 @@ BASE = "c982992"
 TARGET = 1.2
 
 RUN = """
-import json, sys, tempfile, time
-sys.path.insert(0, sys.argv[1])
-from lawgraph.ingest.pipeline import ingest_corpus
+import importlib, json, sys, tempfile, time
+from pathlib import Path
+tree, module = Path(sys.argv[1]).resolve(), sys.argv[2]
+sys.path.insert(0, str(tree))
+pipeline = importlib.import_module(module)
+if not Path(pipeline.__file__).resolve().is_relative_to(tree):
+    sys.exit(f"{module} came from {pipeline.__file__}, not from {tree}")
 with tempfile.TemporaryDirectory() as d:
     t = time.perf_counter()
-    r = ingest_corpus(d + "/x.db", corpus_dir=sys.argv[1] + "/corpus", force=True)
+    r = pipeline.ingest_corpus(d + "/x.db", corpus_dir=tree / "corpus", force=True)
     print(json.dumps({"seconds": time.perf_counter() - t,
                       "stages": {k: v.get("seconds") for k, v in r.stages.items()}}))
 """
@@ -41,10 +45,24 @@ def out(line: str = "") -> None:
     sys.stdout.flush()
 
 
+def pipeline_module(tree: Path) -> str:
+    """The module to import for a tree: its own top-level ``ingest`` package before the
+    folders installed under the ``lawgraph`` namespace, else ``lawgraph.ingest`` (which
+    only the working tree, installed in editable mode, provides)."""
+    project = (tree / "pyproject.toml").read_text(encoding="utf-8")
+    return "lawgraph.ingest.pipeline" if '"lawgraph" = "."' in project else "ingest.pipeline"
+
+
 def ingest(tree: Path) -> dict:
+    """One cold ingest with ``tree``'s code, in a fresh process (which checks that the
+    code it imported is that tree's)."""
     done = subprocess.run(
-        [sys.executable, "-c", RUN, str(tree)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", RUN, str(tree), pipeline_module(tree)],
+        capture_output=True,
+        text=True,
     )
+    if done.returncode != 0:
+        sys.exit(f"ingest with {tree} failed:\n{done.stderr.strip()}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
