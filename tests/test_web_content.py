@@ -2,6 +2,7 @@
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -98,6 +99,32 @@ def test_provision_page_cited_by_and_equivalents(client):
     old = versions["fi-1997"]
     assert old.select_one("div.eq a[href='/doc/fi-1997/16B1']") is None
     assert "not the equivalent" in old.get_text() or "No reliable equivalent" in old.get_text()
+
+
+def test_a_book_that_shows_an_equivalent_is_not_also_said_to_have_none(client, con):
+    """A provision with an equivalent in a book (el-2017/72C has fi-2007/23, through the
+    title of fi-2007's Law 23) and a weak candidate the matcher left unshown: the page says
+    only the first."""
+    both = con.execute(
+        "SELECT s.a, s.doc_b, s.b FROM alignments s JOIN alignments n "
+        "ON n.a = s.a AND n.doc_b = s.doc_b AND n.relation = 'none' "
+        "WHERE s.flagged = 0 AND s.relation IN ('same', 'renumbered', 'moved')"
+    ).fetchall()
+    both = [tuple(r) for r in both]
+    assert ("el-2017/72C", "fi-2007", "fi-2007/23") in both
+    for page_of, doc, equivalent in both[:20]:
+        version = get(client, f"/doc/{page_of}").select_one(f"div#in-{doc}")
+        assert version.select_one(f"div.eq a[href='/doc/{equivalent}']") is not None, page_of
+        assert "No reliable equivalent" not in version.get_text(), (page_of, equivalent)
+
+
+def test_no_reliable_equivalent_never_names_the_provision_itself_as_the_holder(con):
+    rows = con.execute(
+        "SELECT a, evidence FROM alignments WHERE relation = 'none' AND flagged = 1"
+    ).fetchall()
+    assert rows
+    for a, evidence in rows:
+        assert f"is paired with {a} " not in json.loads(evidence)["why"], a
 
 
 def test_node_urls_in_other_forms_redirect_to_the_permanent_url(client):

@@ -190,6 +190,8 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             if not h["flagged"] and h["relation"] != "topic"
         ]
         rejected = [h for h in mine if h["flagged"]]
+        if shown:  # "no reliable equivalent" is not said of a book that shows one
+            rejected = [h for h in rejected if h["relation"] != "none"]
         out.append(
             {
                 "doc": d["id"],

@@ -516,6 +516,8 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)
             holder = matcher.taken.get(d.closest)
+            if holder == a:  # the matcher paired them, but too weakly to be shown
+                holder = None
             ev = _evidence(*args, a, d.closest, "none", p, feats, holder=holder)
             rows.append(Row(a, d.closest, "candidate", round(p, 4), 1, ev, "none"))
     for a, parts in split_rows(corpus, matcher):
