@@ -282,6 +282,26 @@ def test_lexicon_page_shows_learned_translations(client):
     assert "not in the learned lexicon" in page.get_text()
 
 
+def test_every_link_of_the_lexicon_page_answers(client):
+    for path in ("/lexicon", "/lexicon?word=revokin"):
+        page = get(client, path)
+        for a in page.select("a[href^='/api/lexicon']"):
+            assert client.get(a["href"]).status_code == 200, (path, a["href"])
+
+
+def test_the_search_examples_of_the_home_page_find_something(client):
+    examples = get(client, "/").select_one("#home-q")["placeholder"].rstrip("…").split(", ")
+    assert len(examples) >= 3
+    for q in examples:
+        page = get(client, f"/search?q={q}")
+        assert page.select("li.hit"), q
+
+
+def test_divergences_of_a_document_with_itself_are_refused(client):
+    r = client.get("/divergences?a=sv-2007&b=sv-2007")
+    assert r.status_code == 400 and "two different documents" in r.text
+
+
 def test_home_matrix_links_estonian_topics_to_the_law(client):
     page = get(client, "/")
     links = [a["href"] for a in page.select("td.cell.c-topics a")]

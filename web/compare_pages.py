@@ -128,6 +128,8 @@ def _pair(con, a: str, b: str) -> tuple[str, str]:
     for d in (a, b):
         if d not in docs:
             raise HTTPException(404, f"unknown document {d!r}")
+    if a == b:
+        raise HTTPException(400, f"choose two different documents (both are {a!r})")
     return a, b
 
 
