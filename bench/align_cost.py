@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,8 +50,10 @@ def pipeline_module(tree: Path) -> str:
     """The module to import for a tree: its own top-level ``ingest`` package before the
     folders installed under the ``lawgraph`` namespace, else ``lawgraph.ingest`` (which
     only the working tree, installed in editable mode, provides)."""
-    project = (tree / "pyproject.toml").read_text(encoding="utf-8")
-    return "lawgraph.ingest.pipeline" if '"lawgraph" = "."' in project else "ingest.pipeline"
+    with open(tree / "pyproject.toml", "rb") as fh:
+        setup = tomllib.load(fh).get("tool", {}).get("setuptools", {})
+    namespaced = setup.get("package-dir", {}).get("lawgraph") == "."
+    return "lawgraph.ingest.pipeline" if namespaced else "ingest.pipeline"
 
 
 def ingest(tree: Path) -> dict:

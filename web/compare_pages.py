@@ -123,8 +123,10 @@ def compare_page(
 
 def _pair(con, a: str, b: str) -> tuple[str, str]:
     docs = [d["id"] for d in store.documents(con)]
-    a = a or "fi-2007"
-    b = b or "sv-2007"
+    if not a:  # a side left out: the usual pair, or its other member
+        a = "fi-2007" if b != "fi-2007" else "sv-2007"
+    if not b:
+        b = "sv-2007" if a != "sv-2007" else "fi-2007"
     for d in (a, b):
         if d not in docs:
             raise HTTPException(404, f"unknown document {d!r}")

@@ -136,7 +136,7 @@ def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
     """Translations of a word learned from the books' parallel provisions (twin:
     /api/lexicon?word=)."""
     fn = feature(con, align.lexicon_lookup)
-    twin = query_url("/api/lexicon", word=word) if word.strip() else None  # the API needs a word
+    twin = query_url("/api/lexicon", word=word) if word.strip() else "/api/lexicon"
     ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
     if fn is not None and word.strip():
         ctx["results"] = fn(con, word)

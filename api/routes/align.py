@@ -23,6 +23,7 @@ from lawgraph.store.align import (
     aligned,
     alignments,
     lexicon_lookup,
+    lexicon_pairs,
     sentence_pairs,
     sentences_csv,
     tmx_bytes,
@@ -127,21 +128,31 @@ class Translation(BaseModel):
     p_back: float
 
 
+class LexiconPairOut(BaseModel):
+    lang_a: str
+    lang_b: str
+    entries: int
+
+
 class LexiconOut(BaseModel):
     word: str
     results: list[Translation]
+    pairs: list[LexiconPairOut] | None = None
 
 
 @router.get("/api/lexicon", response_model=LexiconOut, responses=ERRORS)
 def lexicon(
     con: Con,
-    word: Annotated[str, Query(min_length=1, max_length=100)],
+    word: Annotated[str | None, Query(max_length=100)] = None,
     lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
     to: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
 ) -> dict:
     """Translations of a word learned from the books' parallel provisions: ``p`` is
     t(translation | word), ``p_back`` t(word | translation). ``lang`` and ``to`` are
-    language codes of the language registry."""
+    language codes of the language registry. Without a word: the language pairs the
+    lexicon has, with how many word pairs each holds (``pairs``)."""
+    if word is None:
+        return {"word": "", "results": [], "pairs": lexicon_pairs(con)}
     if not word.strip():
         raise HTTPException(400, "give a word")
     for code in (lang, to):

@@ -69,6 +69,7 @@ from .query import (
     equivalent,
     law_topics,
     lexicon_lookup,
+    lexicon_pairs,
     topic_candidates,
 )
 from .score import bag_similarity, expand_lexicon, pair_space
@@ -86,6 +87,7 @@ __all__ = [
     "equivalent",
     "law_topics",
     "lexicon_lookup",
+    "lexicon_pairs",
     "sentence_pairs",
     "sentences_csv",
     "tmx_bytes",

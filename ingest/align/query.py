@@ -156,6 +156,14 @@ def law_topics(con: sqlite3.Connection, law_ids: list[str]) -> list[dict]:
     return out
 
 
+def lexicon_pairs(con: sqlite3.Connection) -> list[dict]:
+    """The language pairs of the learned lexicon, each with its number of word pairs."""
+    rows = con.execute(
+        "SELECT lang_a, lang_b, COUNT(*) FROM lexicon GROUP BY lang_a, lang_b ORDER BY 1, 2"
+    ).fetchall()
+    return [{"lang_a": a, "lang_b": b, "entries": n} for a, b, n in rows]
+
+
 def lexicon_lookup(
     con: sqlite3.Connection,
     word: str,
