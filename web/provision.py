@@ -155,8 +155,6 @@ def equivalents(con: sqlite3.Connection, node_id: str) -> list[dict] | None:
     return out
 
 
-EQUIVALENT_WORDS = ("same", "renumbered", "moved", "split", "merged")
-"""Relations that show an equivalent (or a part of one)."""
 RELATION_WORDS = {
     "same": "equivalent",
     "renumbered": "equivalent, renumbered",
@@ -192,10 +190,6 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             if not h["flagged"] and h["relation"] != "topic"
         ]
         rejected = [h for h in mine if h["flagged"]]
-        if any(h["relation"] in EQUIVALENT_WORDS for h in shown):
-            # "no reliable equivalent" is not said of a book that shows one (a rewritten
-            # label twin, "partial", is not one: its "none" note stays)
-            rejected = [h for h in rejected if h["relation"] != "none"]
         out.append(
             {
                 "doc": d["id"],

@@ -165,6 +165,7 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
     for (doc_a, doc_b), rows in out.rows.items():
         la, lb = sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language))
         rows += _title_rows(corpus, lexicons[(la, lb)], idf, doc_a, doc_b, out.rows)
+        out.rows[(doc_a, doc_b)] = _without_contradicted_none(rows)
     composed = [p for p in corpus.doc_pairs() if p not in out.rows]
     if composed:
         with _LOCK:
@@ -539,6 +540,15 @@ def _dedupe(rows: list[Row]) -> list[Row]:
         if key not in best or (best[key].flagged and not r.flagged):
             best[key] = r
     return list(best.values())
+
+
+def _without_contradicted_none(rows: list[Row]) -> list[Row]:
+    """The rows of one pair of books (``a`` always in the first) less a "no reliable
+    equivalent" row of a provision that another row shows an equivalent for: el-2017/72C,
+    for which the matcher found nothing in fi-2007, while fi-2007's title-only Law 23 takes
+    sv-2007/23's equivalent, 72C. (A ``split`` keeps its row: no single provision is one.)"""
+    shown = {r.a for r in rows if not r.flagged and r.relation in EQUIVALENT}
+    return [r for r in rows if r.relation != "none" or r.a not in shown]
 
 
 def _title_rows(
