@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from lawgraph import store
 from lawgraph.api.app import create_app
 from lawgraph.api.cli import main
+from lawgraph.ingest.align import calibration
 from lawgraph.ingest.align.evidence import numbers_in
 from lawgraph.ingest.align.query import EQUIVALENT, lexicon_lookup
 from lawgraph.store.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
@@ -98,6 +99,32 @@ def test_law16_label_twins_are_not_equivalents(con):
     renumbered = row(con, "el-2017/16C", "sv-2007/16D")
     assert renumbered["relation"] == "renumbered" and not renumbered["flagged"]
     assert renumbered["evidence"]["terms"]  # which words matched, with their translations
+
+
+def test_a_label_twin_of_two_editions_needs_strong_wording_to_be_shown(con):
+    """Below the level of a law, a twin across editions is shown as equivalent only from
+    TWIN_SHOW on; between SHOW and TWIN_SHOW it is ``partial`` and says it is not
+    confirmed (its sentences are still aligned)."""
+    rows = con.execute(
+        "SELECT a.a, a.b, a.relation, a.score, a.evidence, na.kind, "
+        "na.text != '' AND nb.text != '' FROM alignments a "
+        "JOIN nodes na ON na.id = a.a JOIN nodes nb ON nb.id = a.b "
+        "WHERE a.editions = 'cross-edition' AND na.label = nb.label AND NOT a.flagged"
+    ).fetchall()
+    shown = [r for r in rows if r[2] == "same" and r[5] != "law"]
+    assert shown and all(r[3] >= calibration.TWIN_SHOW for r in shown)
+    band = [r for r in rows if r[2] == "partial" and r[3] >= calibration.SHOW]
+    assert band and all(r[3] < calibration.TWIN_SHOW for r in band)
+    for a, b, _, _, evidence, _, texts in band:
+        assert "agrees only in part" in json.loads(evidence)["why"]
+        assert bool(sentence_pairs(con, a, b)) == bool(texts), (a, b)
+    # a law keeps its number: its twin is shown from SHOW on
+    assert any(r[2] == "same" and r[5] == "law" and r[3] < calibration.TWIN_SHOW for r in rows)
+    # read in the books: after breaking A2, dummy first draws attention to a defender's
+    # irregularity. 1997: "kilpailunjohtajan on määrättävä korjattu pistetulos kummallekin
+    # osapuolelle"; 2007: "Spelet fortsätter som om ingen felaktighet har begåtts"
+    assert row(con, "fi-1997/43B3", "sv-2007/43B3")["relation"] == "partial"
+    assert equivalent(con, "fi-1997/43B3", "sv-2007") is None
 
 
 def test_moved_to_another_law(con):

@@ -8,6 +8,7 @@ import pytest
 
 from lawgraph import store
 from lawgraph.ingest.align import checks, diverge, equivalent
+from lawgraph.ingest.align.calibration import SHOW
 from lawgraph.ingest.align.checks import (
     Side,
     check_cited_targets,
@@ -22,6 +23,7 @@ from lawgraph.ingest.align.checks import (
     numbers,
     term_present,
 )
+from lawgraph.ingest.align.query import aligned
 from lawgraph.store import divergences as served
 
 
@@ -307,6 +309,17 @@ def test_12C1c_the_two_translations_say_different_things(con):
     [f] = found(con, "fi-2007/12C1(c)", "sv-2007/12C1(c)", "rewritten")
     assert f["family"] == "translation" and "differ in substance" in f["message"]
     assert not found(con, "fi-2007/12C1(c)", "sv-2007/12C1(c)", "length-ratio")
+
+
+def test_an_unconfirmed_label_twin_is_compared_not_called_rewritten(con):
+    """el-2017/78D and sv-2007/78D are twins whose wording agrees only in part, so the
+    alignment does not confirm them; their differences are still checked: el says the
+    Tournament Organizer "οφείλει" (should) announce the conditions of contest where sv
+    says "Tävlingsarrangören skall" (shall)."""
+    r = next(x for x in aligned(con, "el-2017/78D") if x["id"] == "sv-2007/78D")
+    assert r["relation"] == "partial" and r["score"] >= SHOW
+    assert found(con, "el-2017/78D", "sv-2007/78D", "modal")
+    assert not found(con, "el-2017/78D", "sv-2007/78D", "rewritten")
 
 
 def test_equal_percentages_give_no_numbers_divergence(corpus):

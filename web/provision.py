@@ -161,7 +161,7 @@ RELATION_WORDS = {
     "moved": "equivalent, moved to another law",
     "split": "part of it (split over several provisions)",
     "merged": "covers it together with others (merged)",
-    "partial": "related, but rewritten: not an equivalent",
+    "partial": "same label, rewritten or not confirmed: not an equivalent",
 }
 
 

@@ -454,16 +454,16 @@ def _sentences(
     splitter,
     memo: dict | None = None,
 ) -> list[tuple]:
-    """Aligned sentences of the own texts of every pair shown as equivalent (``log_ratio``:
-    the pair of books' usual log length ratio; ``memo``: alignments already made, by
-    :func:`_sentence_key`, used and added to)."""
+    """Aligned sentences of the own texts of every pair shown as equivalent or an
+    unconfirmed label twin (``log_ratio``: the pair of books' usual log length ratio;
+    ``memo``: alignments already made, by :func:`_sentence_key`, used and added to)."""
     out = []
     ratio = math.exp(log_ratio)
     shown = [
         r
         for r in rows
         if not r.flagged
-        and r.relation in EQUIVALENT
+        and (r.relation in EQUIVALENT or calibration.unconfirmed(r.relation, r.score))
         and corpus.provs[r.a].text
         and corpus.provs[r.b].text
     ]

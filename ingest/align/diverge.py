@@ -45,6 +45,7 @@ from lawgraph.ingest import store
 from lawgraph.ingest.nlp import lemma, words
 
 from ..model import decode_attrs
+from .calibration import unconfirmed
 from .checks import (
     CHECKS,
     CONCEPT_MAX_SHARE,
@@ -124,7 +125,8 @@ class _Corpus:
     #: (a, b) -> their one-to-one aligned sentences (a's, b's)
     beads: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     #: label twins the alignment calls ``partial`` (same subject, rewritten): reported as
-    #: one finding each; their details are not compared (they are different rules)
+    #: one finding each; their details are not compared (they are different rules). An
+    #: unconfirmed twin (:func:`.calibration.unconfirmed`) is compared as an equivalent.
     rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
     #: per-node results reused by every pair the node is in (numbers, words, lemmas)
     memo: dict[tuple, Any] = field(default_factory=dict)
@@ -258,7 +260,7 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
             if c.nodes[a]["doc"] == c.nodes[b]["doc"]:
                 continue
             pairs[(a, b)] = max(pairs.get((a, b), 0.0), float(score or 0.0))
-            if relation == "partial":
+            if relation == "partial" and not unconfirmed(relation, float(score or 0.0)):
                 c.rewritten[(a, b)] = float(score or 0.0)
     if not pairs:
         source = "labels"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from . import calibration
 from .label import Corpus
 from .lexicon import Bags, Lexicon
 from .score import PairSpace
@@ -135,6 +136,12 @@ def why(
                 f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."
             )
         return base + "."
+    if calibration.unconfirmed(relation, p):
+        return (
+            f"{a_id} and {b_id} carry the same label and their wording agrees only in part "
+            f"({p:.0%} likely to be equivalent): between two editions that is too little to "
+            f"rule out a rewritten rule, so read both before relying on either."
+        )
     if relation == "partial":
         return (
             f"{a_id} and {b_id} carry the same label and treat the same subject, but the "

@@ -519,7 +519,7 @@ class PairMatcher:
         if b is not None:
             p, f = self.prob(a, b)
             d.p, d.feats = p, f
-            if p >= calibration.SHOW:
+            if p >= self._threshold(a, b, twin):
                 d.b = b
                 if b == twin:
                     d.relation = "same"
@@ -542,6 +542,16 @@ class PairMatcher:
             if f["lex"] >= calibration.PARTIAL_LEX:
                 d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
+
+    def _threshold(self, a: str, b: str, twin: str | None) -> float:
+        """The probability from which ``b`` is shown as ``a``'s equivalent:
+        :data:`calibration.TWIN_SHOW` for a label twin across editions below the level of
+        a law (the rule under that label may have been rewritten; a law keeps its number
+        and subject, and what changed in it is told provision by provision),
+        :data:`calibration.SHOW` for every other pair."""
+        if b == twin and not self.same_edition and self.corpus.provs[a].kind != "law":
+            return calibration.TWIN_SHOW
+        return calibration.SHOW
 
     def _edition_twin(self, a: str, twin: str, d: Decision) -> None:
         """Two translations of one edition: the label twin is the equivalent unless
@@ -568,14 +578,16 @@ class PairMatcher:
         the model itself finds reliable is (2007 27C's content is 2017 27A2 while the
         label twin 27C now says something else) and that no other provision holds: never
         two equivalents for one provision."""
+        twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
         for p, b in cands:
             if p < calibration.RESCUE:
                 return
             if b == self.match.get(a) or self.taken.get(b) not in (None, a):
                 continue  # never two equivalents for one provision
+            if p < self._threshold(a, b, twin):
+                continue
             d.b, d.p, d.feats = b, p, self.prob(a, b)[1]
             same_law = law_of(self.corpus.provs[a].label) == law_of(self.corpus.provs[b].label)
-            twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
             d.relation = "same" if b == twin else "renumbered" if same_law else "moved"
             return
 
