@@ -23,6 +23,7 @@ from scipy.optimize import minimize
 
 from lawgraph.ingest.align import calibration
 from lawgraph.ingest.align.evaluate import evaluate_pairs, evaluate_topics, judge, load_devset
+from lawgraph.ingest.align.query import EQUIVALENT, aligned
 
 
 def out(line: str = "") -> None:
@@ -71,10 +72,59 @@ def report(con: sqlite3.Connection, pairs: list[dict], topics: list[dict], mista
         if mistakes:
             for m in t["misses"]:
                 out(f"  topic miss {m}")
+    twin_threshold_check(con, pairs)
     if mistakes:
         out()
         for m in res["mistakes"]:
             out(f"  miss {m}")
+
+
+TWIN_GRID = (0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+
+
+def twin_threshold_check(con: sqlite3.Connection, pairs: list[dict]) -> None:
+    """How well the threshold for label twins of two editions (``TWIN_SHOW``) carries to
+    a dev file it was not chosen on: for each file, the lowest threshold of the grid that
+    gives precision >= 0.95 on the other files, and the precision it gives on that one.
+    Rows are what would be shown at ``SHOW`` (an unconfirmed twin counts as shown)."""
+    kinds = dict(con.execute("SELECT id, kind FROM nodes").fetchall())
+    rows = []  # (file, a twin the threshold applies to, score, right)
+    for e in pairs:
+        for r in aligned(con, e["a"]):
+            shown = r["relation"] in (*EQUIVALENT, "split", "merged") or calibration.unconfirmed(
+                r["relation"], r["score"]
+            )
+            verdict = judge(e, r["id"])
+            if r["doc"] != e["doc_b"] or r["flagged"] or not shown or verdict is None:
+                continue
+            twin = (
+                e["a"].split("/", 1)[1] == r["id"].split("/", 1)[1]
+                and r["editions"] == "cross-edition"
+                and kinds.get(e["a"]) != "law"
+            )
+            rows.append((e["file"], twin, r["score"], verdict))
+
+    def precision(subset: list[tuple], t: float) -> tuple[int, int]:
+        kept = [r for r in subset if not r[1] or r[2] >= t]
+        return sum(r[3] for r in kept), len(kept)
+
+    out()
+    out(f"label twins of two editions shown from TWIN_SHOW = {calibration.TWIN_SHOW}; chosen "
+        f"without each dev file, tested on it:")  # fmt: skip
+    total = [0, 0]
+    for held in sorted({r[0] for r in rows}):
+        rest = [r for r in rows if r[0] != held]
+        chosen = next(
+            (t for t in TWIN_GRID if (lambda k: k[1] and k[0] / k[1] >= 0.95)(precision(rest, t))),
+            TWIN_GRID[-1],
+        )
+        right, shown = precision([r for r in rows if r[0] == held], chosen)
+        total[0] += right
+        total[1] += shown
+        out(f"  {held:20} threshold {chosen:.2f}: {right}/{shown} right, precision "
+            f"{pct(right / shown if shown else None)}")  # fmt: skip
+    out(f"  leave-one-file-out precision: {pct(total[0] / total[1] if total[1] else None)} "
+        f"({total[0]}/{total[1]})")  # fmt: skip
 
 
 def _features(con: sqlite3.Connection, pairs: list[dict]):
