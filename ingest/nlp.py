@@ -84,6 +84,14 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+def shown_words(text: str) -> list[str]:
+    """The word tokens of ``text`` lowercased but not folded, as a reader writes them
+    (Greek keeps its accents and final sigma: "βαλές", not "βαλεσ"); one per token of
+    :func:`words` when both split alike, which :func:`fold` keeps but a stray combining
+    mark may not (callers compare the lengths)."""
+    return _WORD.findall(unicodedata.normalize("NFC", text).lower())
+
+
 @lru_cache(maxsize=8)
 def stemmer(lang: str):
     """Return the cached Snowball stemmer for ``lang``."""

@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 from lawgraph import store
 from lawgraph.api.app import create_app
 from lawgraph.api.cli import main
-from lawgraph.ingest.align import calibration
+from lawgraph.ingest import nlp
+from lawgraph.ingest.align import calibration, explain
 from lawgraph.ingest.align.evidence import numbers_in
 from lawgraph.ingest.align.query import EQUIVALENT, lexicon_lookup
 from lawgraph.store.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
@@ -356,7 +357,7 @@ def test_cli_aligned_lexicon_sentences(ingested):
     r = run("aligned", "sv-2007/23", db=db)
     assert r.exit_code == 0 and "el-2017/72C" in r.output and "moved" in r.output
     r = run("lexicon", "revokki", db=db)
-    assert r.exit_code == 0 and "ρενονσ" in r.output
+    assert r.exit_code == 0 and "ρενόνς" in r.output  # as the book writes it
     r = run("sentences", "fi-2007/1", "sv-2007/1", db=db)
     assert r.exit_code == 0 and "[1-1]" in r.output
     r = run("alignments", "fi-1997", "zz-9", db=db)
@@ -376,6 +377,26 @@ def test_evidence_reads_from_the_side_asked(con):
     sv_book = " ".join(r[0] for r in con.execute("SELECT lower(text) FROM nodes WHERE doc = ?",
                                                  ("sv-2007",)))  # fmt: skip
     assert all(t[0].lower() in sv_book for t in from_sv["terms"])  # Swedish words first
+
+
+def test_evidence_terms_are_written_as_in_the_books(con):
+    """Greek terms keep their accents and final sigma ("βαλές", not "βαλεσ"): every term of
+    the evidence is a word of its book, lowercased; and no pair shown is below the
+    probability from which terms are shown."""
+    books = {
+        doc: set(nlp.shown_words(" ".join(t for (t,) in con.execute(
+            "SELECT title || ' ' || text FROM nodes WHERE doc = ?", (doc,)))))
+        for doc in ("el-2017", "sv-2007")
+    }  # fmt: skip
+    rows = con.execute(
+        "SELECT evidence FROM alignments WHERE doc_a = 'el-2017' AND doc_b = 'sv-2007' "
+        "AND relation = 'same'"
+    ).fetchall()
+    terms = [t for (ev,) in rows for t in json.loads(ev)["terms"]]
+    assert len(terms) > 500
+    assert all(t[0] in books["el-2017"] and t[1] in books["sv-2007"] for t in terms)
+    assert any(any(ch in "άέήίόύώ" for ch in t[0]) for t in terms)
+    assert all(t[2] >= explain.MIN_TERM_P for t in terms)
 
 
 def test_a_closest_candidate_is_listed_on_its_own_side_only(con):

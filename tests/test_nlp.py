@@ -23,6 +23,13 @@ def test_words_are_folded_tokens():
     assert nlp.words("Ο Διευθυντής (βλ. Νόμο 81Γ)!") == ["ο", "διευθυντησ", "βλ", "νομο", "81γ"]
 
 
+def test_shown_words_are_the_same_tokens_as_written():
+    text = "Ο ΒΑΛΕΣ και ο Διευθυντής (βλ. Νόμο 81Γ)! Tävlingsledaren"
+    shown = nlp.shown_words(text)
+    assert shown == ["ο", "βαλες", "και", "ο", "διευθυντής", "βλ", "νόμο", "81γ", "tävlingsledaren"]
+    assert [nlp.fold(w) for w in shown] == nlp.words(text)
+
+
 @pytest.mark.parametrize(
     ("lang", "word", "lemma"),
     [

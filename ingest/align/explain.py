@@ -17,7 +17,9 @@ from .score import PairSpace
 
 TERMS = 8
 """Matched term pairs kept per row."""
-MIN_TERM_P = 0.1
+MIN_TERM_P = 0.2
+"""A term pair is shown from this translation probability on (below it, most pairs read in
+the books are chance company: "aloituskorttirangaistukset" = "utgår")."""
 RARE = 20
 """Only the rarest words of a provision are looked at (the telling ones)."""
 MIN_IDF = 2.5

@@ -70,7 +70,8 @@ class Bags:
 
     tokens: dict[str, list[str]] = field(default_factory=dict)
     surface: dict[str, dict[str, str]] = field(default_factory=dict)
-    """Per language, the most frequent word form of each lemma (to show evidence)."""
+    """Per language, the most frequent word form of each lemma as the books write it,
+    lowercased (to show evidence)."""
 
     @classmethod
     def build(cls, corpus: Corpus) -> Bags:
@@ -79,10 +80,14 @@ class Bags:
         forms: dict[str, Counter] = {}
         for p in corpus.provs.values():
             lang = corpus.docs[p.doc].language
-            words = _words(f"{p.title} {p.text}")
+            text = f"{p.title} {p.text}"
+            words = _words(text)
             lemmas = [nlp.lemma(lang, w) for w in words]
             out.tokens[p.id] = lemmas
-            forms.setdefault(lang, Counter()).update(zip(lemmas, words, strict=True))
+            shown = [w for w in nlp.shown_words(text) if _kept(nlp.fold(w))]
+            if [nlp.fold(w) for w in shown] != words:
+                shown = words  # split differently: the folded forms are shown
+            forms.setdefault(lang, Counter()).update(zip(lemmas, shown, strict=True))
         for lang, c in forms.items():
             best: dict[str, str] = {}
             for (lemma, word), _n in c.most_common():
@@ -93,7 +98,11 @@ class Bags:
 
 def _words(text: str) -> list[str]:
     """The folded alphabetic words of ``text`` (numbers, labels and single letters out)."""
-    return [w for w in nlp.words(text) if w.isalpha() and len(w) > 1]
+    return [w for w in nlp.words(text) if _kept(w)]
+
+
+def _kept(word: str) -> bool:
+    return word.isalpha() and len(word) > 1
 
 
 def tokens(lang: str, text: str) -> list[str]:
