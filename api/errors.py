@@ -39,8 +39,49 @@ def install(app: FastAPI) -> None:
 
 
 def validation_message(exc: RequestValidationError) -> str:
-    """One line naming each invalid parameter and what is wrong with it."""
-    msgs = "; ".join(
-        f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
-    )
-    return msgs or "invalid request"
+    """One line naming each invalid parameter and what is wrong with it, in plain words
+    ("limit must be a whole number, not 'abc'")."""
+    return "; ".join(_plain(e) for e in exc.errors()) or "invalid request"
+
+
+_PLACES = {"query": "", "path": "", "header": "header ", "cookie": "cookie ", "body": "body "}
+
+
+def _plain(error: dict) -> str:
+    """One validation error of pydantic as a sentence a user can act on."""
+    loc = [str(p) for p in error.get("loc", ())]
+    where = _PLACES.get(loc[0], "") if loc else ""
+    name = where + (".".join(loc[1:]) if len(loc) > 1 else (loc[0] if loc else "request"))
+    kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    got = error.get("input")
+    shown = f", not {str(got)[:40]!r}" if isinstance(got, str | int | float) else ""
+    if kind == "missing":
+        return f"{name} is required"
+    if kind == "int_parsing":
+        return f"{name} must be a whole number{shown}"
+    if kind in ("float_parsing", "decimal_parsing"):
+        return f"{name} must be a number{shown}"
+    if kind == "bool_parsing":
+        return f"{name} must be true or false{shown}"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        words = {
+            "greater_than_equal": "at least",
+            "greater_than": "more than",
+            "less_than_equal": "at most",
+            "less_than": "less than",
+        }[kind]
+        limit = next(iter(ctx.values()), "")
+        return f"{name} must be {words} {limit}{shown}"
+    if kind == "string_too_short":
+        return (
+            f"{name} must not be empty"
+            if ctx.get("min_length") == 1
+            else (f"{name} must have at least {ctx.get('min_length')} characters")
+        )
+    if kind == "string_too_long":
+        return f"{name} is too long (at most {ctx.get('max_length')} characters)"
+    if kind in ("literal_error", "enum"):
+        return f"{name} must be one of {ctx.get('expected', 'the listed values')}{shown}"
+    if kind == "string_pattern_mismatch":
+        return f"{name} is not in the expected form{shown}"
+    return f"{name}: {error.get('msg', 'invalid')}"

@@ -119,3 +119,24 @@ def test_cli_ingest_progress_bars_leave_the_workers_on(tmp_path):
     times = next(line for line in out.stdout.splitlines() if line.startswith("stage times:"))
     assert "waited for glossary" in times and "waiting for search" in times
     assert "corpus" in out.stderr and "divergences" in out.stderr  # the stage bar
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/api/alignments?limit=abc", "limit must be a whole number, not 'abc'"),
+        ("/api/alignments?limit=0", "limit must be at least 1, not '0'"),
+        ("/api/graph/rank?doc=fi-2007&top=999", "top must be at most 200, not '999'"),
+        ("/api/graph/path?a=fi-2007/1&b=fi-2007/2&either=maybe", "either must be true or false"),
+        ("/api/graph/path?a=fi-2007/1", "b is required"),
+        ("/api/alignments?method=magic", "method must be one of 'label'"),
+        ("/api/lexicon?word=" + "x" * 101, "word is too long (at most 100 characters)"),
+        ("/api/lexicon?word=revokki&lang=FINNISH", "lang is not in the expected form"),
+    ],
+)
+def test_bad_parameters_are_told_in_plain_words(client, path, message):
+    for headers in ({}, {"accept": "text/html"}):
+        r = client.get(path, headers=headers)
+        assert r.status_code == 400, path
+        text = r.json()["error"]["message"] if not headers else r.text
+        assert message in text and "Input should" not in text and "query." not in text
