@@ -141,8 +141,8 @@ def why(
     if calibration.unconfirmed(relation, p):
         return (
             f"{a_id} and {b_id} carry the same label and their wording agrees only in part "
-            f"({p:.0%} likely to be equivalent): between two editions that is too little to "
-            f"rule out a rewritten rule, so read both before relying on either."
+            f"({p:.0%} likely to be equivalent): too little to rule out a rewritten rule, "
+            f"so read both before relying on either."
         )
     if relation == "partial":
         return (
