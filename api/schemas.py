@@ -41,9 +41,40 @@ class NodeOut(BaseModel):
     attrs: dict[str, Any]
 
 
+class TitleOnlyEquivalent(BaseModel):
+    id: str
+    doc: str
+    language: str
+    label: str
+    kind: str
+    title: str
+    text: str
+    law: str
+
+
+class TitleOnlyLaw(BaseModel):
+    id: str
+    label: str
+    title: str
+    missing: str
+
+
+class TitleOnly(BaseModel):
+    """A law the book gives only by its title: the law, and where the text is in the
+    other translations of the same edition."""
+
+    doc: str
+    language: str
+    label: str
+    law: TitleOnlyLaw
+    equivalents: list[TitleOnlyEquivalent]
+
+
 class NodeDetail(NodeOut):
     children: list[NodeOut]
     breadcrumbs: list[NodeOut]
+    title_only: TitleOnly | None = None
+    """Set on a law the book gives only by its title (no text in this book)."""
 
 
 class LawOut(BaseModel):

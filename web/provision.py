@@ -9,6 +9,9 @@ from collections import defaultdict
 from lawgraph.ingest.model import decode_attrs
 from lawgraph.store import align, divergences
 from lawgraph.store.features import feature
+from lawgraph.store.title_only import title_only, title_only_law
+
+from .templating import LAW_KINDS
 
 _SUBTREE = """
 WITH RECURSIVE sub(id, depth) AS (
@@ -169,9 +172,11 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     """Per other document: the equivalent(s) shown, or why there is no reliable one.
 
     Each item: ``{"doc", "language", "shown": [hit...], "none": hit or None,
-    "topics": [...]}``; a hit is an alignment row (:func:`ingest.align.aligned`) with the
-    other node's title, text, kind and language, and ``words`` (the relation in words).
-    None while alignment is not built.
+    "rejected": [hit...], "title_only": law or None}``; a hit is an alignment row
+    (:func:`ingest.align.aligned`) with the other node's title, text, kind and language,
+    and ``words`` (the relation in words); ``title_only`` is the law of the same label
+    that the other book gives only by its title (:func:`store.title_only.title_only_law`),
+    when it has no row at all. None while alignment is not built.
     """
     hits = equivalents(con, node["id"])
     if hits is None:
@@ -197,6 +202,10 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 "shown": shown,
                 "none": rejected[0] if rejected and not shown else None,
                 "rejected": rejected,
+                # nothing to match in a law the other book gives only by its title
+                "title_only": title_only_law(con, d["id"], node["label"])
+                if not mine and node["kind"] in LAW_KINDS
+                else None,
             }
         )
     return out
@@ -250,9 +259,10 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "next": nxt,
         "equivalents": equivalents(con, node_id),
         "versions": equivalence_view(con, root) if root["kind"] != "topic" else [],
-        "topics": topics_for(con, root)
-        if root["kind"] in ("law", "section", "subsection", "item", "subitem")
-        else [],
+        "topics": topics_for(con, root) if root["kind"] in LAW_KINDS else [],
         "topic_laws": topic_view(con, root) if root["kind"] == "topic" else [],
         "divergences": node_divergences(con, node_id),
+        "title_only": (
+            title_only(con, root["doc"], root["label"]) if root["kind"] == "law" else None
+        ),
     }

@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException
 from lawgraph import store
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import node_id_or_404
+from lawgraph.store.title_only import title_only
 
 from ..schemas import ErrorResponse, NodeDetail
 
@@ -32,6 +33,7 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
     return vars(node) | {
         "children": [vars(c) for c in store.children(con, nid)],
         "breadcrumbs": crumbs,
+        "title_only": title_only(con, node.doc, node.label) if node.kind == "law" else None,
     }
 
 
