@@ -9,6 +9,7 @@ from collections import defaultdict
 from lawgraph.ingest.model import decode_attrs
 from lawgraph.store import align, divergences
 from lawgraph.store.features import feature
+from lawgraph.store.references import cited_by, cites, unresolved
 from lawgraph.store.title_only import title_only, title_only_law
 
 from .templating import LAW_KINDS
@@ -89,44 +90,6 @@ def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
         out.insert(0, dict(row))
         parent = row["parent"]
     return out
-
-
-def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[dict]:
-    """Provisions outside the node that cite it or one of its sub-provisions.
-
-    Args:
-        con: the store.
-        node_id: the provision.
-        inside: ids of the provision's subtree (citations from inside are not listed).
-
-    Returns:
-        One entry per citing provision (document order): ``id``, ``doc``, ``label``,
-        ``kind``, ``title`` and ``refs`` (the raw texts and which node they point at).
-    """
-    inner = set(inside)
-    out: dict[str, dict] = {}
-    rows = con.execute(
-        f"SELECT c.source, c.target, c.raw, n.doc, n.label, n.kind, n.title, n.ord "
-        f"FROM citations c JOIN nodes n ON n.id = c.source "
-        f"WHERE c.target IN ({_in(inside)}) ORDER BY n.ord",
-        inside,
-    )
-    for r in rows:
-        if r["source"] in inner:
-            continue
-        entry = out.setdefault(
-            r["source"],
-            {
-                "id": r["source"],
-                "doc": r["doc"],
-                "label": r["label"],
-                "kind": r["kind"],
-                "title": r["title"],
-                "refs": [],
-            },
-        )
-        entry["refs"].append({"raw": r["raw"], "target": r["target"]})
-    return list(out.values())
 
 
 def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict | None]:
@@ -254,6 +217,8 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "n": root,
         "footnotes": footnotes,
         "breadcrumbs": breadcrumbs(con, root),
+        "cites": cites(con, node_id, inside),
+        "unresolved": unresolved(con, inside),
         "cited_by": cited_by(con, node_id, inside),
         "prev": prev,
         "next": nxt,
