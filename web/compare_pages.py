@@ -9,6 +9,7 @@ import hmac
 import ipaddress
 import os
 import secrets
+import sqlite3
 from collections import Counter
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from lawgraph import store
 from lawgraph.store import compare, divergences, reviews
+from lawgraph.store.align import sentence_counts
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.divergences import QUIET_TYPES
 from lawgraph.store.features import feature
@@ -106,6 +108,7 @@ def compare_page(
     _marks(result["rows"])
     lang = {d["id"]: d["language"] for d in all_docs}
     shown = list(result["docs"])
+    exports = _sentence_exports(con, shown, lang)
     return render(
         request,
         "compare.html",
@@ -114,11 +117,43 @@ def compare_page(
             "result": result,
             "lang": lang,
             "shown": shown,
+            "exports": exports,
             "chosen": chosen or shown,
             "title": f"Compare {result['label']}",
             "twin": query_url(f"/api/compare/{result['label']}", docs=",".join(chosen)),
         },
     )
+
+
+def _sentence_exports(
+    con: sqlite3.Connection, shown: list[str], lang: dict[str, str]
+) -> list[dict]:
+    """The translation-memory downloads of each pair of the documents on a compare page
+    (``/api/tmx``): the whole books' aligned sentences, not only the provision's.
+
+    One item per pair (in the page's order) that has aligned sentences: ``a``, ``b``,
+    ``rows`` and ``units`` (:func:`store.align.sentence_counts`), ``csv`` (its URL) and
+    ``tmx`` (its URL; None for two books of one language, which a TMX unit cannot hold).
+    """
+    counts = sentence_counts(con)
+    out = []
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            rows, units = counts.get((a, b), (0, 0))
+            if not rows:
+                continue
+            two_languages = lang.get(a) != lang.get(b) and units > 0
+            out.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "rows": rows,
+                    "units": units,
+                    "csv": query_url("/api/tmx", a=a, b=b, format="csv"),
+                    "tmx": query_url("/api/tmx", a=a, b=b) if two_languages else None,
+                }
+            )
+    return out
 
 
 def _pair(con, a: str, b: str) -> tuple[str, str]:
