@@ -41,9 +41,95 @@ class NodeOut(BaseModel):
     attrs: dict[str, Any]
 
 
+class CiteRef(BaseModel):
+    raw: str
+    """The reference as the book writes it."""
+    source: str
+    """The node whose text has it: the provision or one of its sub-provisions."""
+    ref: str
+    """The label it names."""
+    nearest: bool
+    """Resolved to the closest provision that exists, not to ``ref`` itself."""
+
+
+class CitedProvision(BaseModel):
+    id: str
+    doc: str
+    label: str
+    kind: str
+    title: str
+    refs: list[CiteRef]
+
+
+class UnresolvedCite(BaseModel):
+    raw: str
+    source: str
+    ref: str
+    reason: str
+    """``damaged-label``, ``relative-outside-law``, ``not-in-book`` or ``no-text``."""
+    why: str
+    """The reason in words."""
+    law: str | None
+    """For ``no-text``: the law the book gives only by its title."""
+    equivalents: list[str]
+    """For ``no-text``: the provision in the other translations of the same edition."""
+
+
+class CitingRef(BaseModel):
+    raw: str
+    target: str
+    """The node of this provision (or under it) that the reference points at."""
+
+
+class CitingProvision(BaseModel):
+    id: str
+    doc: str
+    label: str
+    kind: str
+    title: str
+    refs: list[CitingRef]
+
+
+class TitleOnlyEquivalent(BaseModel):
+    id: str
+    doc: str
+    language: str
+    label: str
+    kind: str
+    title: str
+    text: str
+    law: str
+
+
+class TitleOnlyLaw(BaseModel):
+    id: str
+    label: str
+    title: str
+    missing: str
+
+
+class TitleOnly(BaseModel):
+    """A law the book gives only by its title: the law, and where the text is in the
+    other translations of the same edition."""
+
+    doc: str
+    language: str
+    label: str
+    law: TitleOnlyLaw
+    equivalents: list[TitleOnlyEquivalent]
+
+
 class NodeDetail(NodeOut):
     children: list[NodeOut]
     breadcrumbs: list[NodeOut]
+    cites: list[CitedProvision] = []
+    """Provisions outside this one that it (or a sub-provision) cites, in text order."""
+    unresolved: list[UnresolvedCite] = []
+    """References in its text that name no provision of the store."""
+    cited_by: list[CitingProvision] = []
+    """Provisions outside this one that cite it (or a sub-provision), in book order."""
+    title_only: TitleOnly | None = None
+    """Set on a law the book gives only by its title (no text in this book)."""
 
 
 class LawOut(BaseModel):

@@ -90,6 +90,29 @@ def join_label(parent_label: str, kind: str, part: str) -> str:
     return f"{parent_label}({part})"
 
 
+_LAST_PART_RE = re.compile(r"(\([^()]*\)|\.\d+|\d+|[A-Z])$")
+
+
+def parent_labels(label: str) -> list[str]:
+    """The labels that enclose a canonical provision label, nearest first, down to the law.
+
+    A national prefix (``SR``) is not a level of its own: the walk stops at the law number.
+    Ids of other families (``def/…``, ``preface/…``) have none.
+
+    >>> parent_labels("12C1(e)(ii)"), parent_labels("1.2"), parent_labels("SR6.4(b)")
+    (['12C1(e)', '12C1', '12C', '12'], ['1'], ['SR6.4', 'SR6'])
+    """
+    out: list[str] = []
+    if "/" in label:
+        return out
+    while True:
+        shorter = _LAST_PART_RE.sub("", label)
+        if shorter == label or not shorter or shorter.isalpha():
+            return out
+        out.append(shorter)
+        label = shorter
+
+
 _PREFIX_RE = re.compile(
     r"^\s*(?:lagarna|lagen|lag|law|laws|laki|lain|pykälä|νομοσ|νομου|νομο|νομων|ν\.?)\s*",
     re.IGNORECASE,

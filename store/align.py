@@ -5,6 +5,8 @@ the same way)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from lawgraph.ingest.align import (
     EQUIVALENT,
     METHODS,
@@ -20,10 +22,12 @@ from lawgraph.ingest.align import (
     tmx_bytes,
     topic_candidates,
 )
+from lawgraph.ingest.store import derived, has_table
 
 __all__ = [
     "EQUIVALENT",
     "METHODS",
+    "SentenceCounts",
     "TmxError",
     "aligned",
     "alignments",
@@ -31,8 +35,38 @@ __all__ = [
     "law_topics",
     "lexicon_lookup",
     "lexicon_pairs",
+    "sentence_counts",
     "sentence_pairs",
     "sentences_csv",
     "tmx_bytes",
     "topic_candidates",
 ]
+
+
+#: Aligned sentences per pair of documents: ``(doc_a, doc_b) -> (rows, units)``, both
+#: orders of each pair: ``rows`` the beads (gaps included, what the CSV export holds),
+#: ``units`` the beads with text on both sides (a TMX export's ``tu`` elements).
+SentenceCounts = dict[tuple[str, str], tuple[int, int]]
+
+
+def _sentence_counts(con: sqlite3.Connection) -> SentenceCounts:
+    if not has_table(con, "sentence_pairs"):
+        return {}
+    rows = con.execute(
+        "SELECT na.doc, nb.doc, count(*), sum(s.a_text != '' AND s.b_text != '') "
+        "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b "
+        "GROUP BY na.doc, nb.doc"
+    )
+    out: SentenceCounts = {}
+    for doc_a, doc_b, n, units in rows:
+        for key in ((doc_a, doc_b), (doc_b, doc_a)):
+            before = out.get(key, (0, 0))
+            out[key] = (before[0] + n, before[1] + (units or 0))
+    return out
+
+
+def sentence_counts(con: sqlite3.Connection) -> SentenceCounts:
+    """How many aligned sentences each pair of documents has (:data:`SentenceCounts`),
+    so a page links the translation-memory exports (:func:`tmx_bytes`,
+    :func:`sentences_csv`) only of pairs that have some. Made once per served store."""
+    return derived(con, "sentence_counts", _sentence_counts)

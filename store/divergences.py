@@ -4,21 +4,32 @@
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 
 from lawgraph.ingest.align.checks import QUIET_TYPES, SEVERITIES, TYPE_FACTOR, TYPES
 from lawgraph.ingest.align.diverge import FAMILIES, divergence_row, node_divergences
 from lawgraph.ingest.store import doc_pair_clause, has_table
 
+from .reviews import STATES, attach
+
 __all__ = [
     "FAMILIES",
     "QUIET_TYPES",
+    "SEVERITY_ORDER",
+    "SORTS",
     "TYPES",
     "DivergenceError",
     "divergence_counts",
     "divergences",
     "node_divergences",
     "pair_report",
+    "report_findings",
+    "sort_findings",
 ]
+
+#: Orders a divergence report can be sorted in.
+SORTS = ("score", "label", "type", "severity", "weight")
+SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
 class DivergenceError(ValueError):
@@ -77,6 +88,88 @@ def divergences(
     if limit:
         sql += f" LIMIT {int(limit)}"
     return [divergence_row(r) for r in con.execute(sql, args)]
+
+
+def sort_findings(rows: list[dict], sort: str, desc: bool = True) -> list[dict]:
+    """``rows`` sorted by one of :data:`SORTS` (``desc``: highest first)."""
+    keys = {
+        "score": lambda r: (r.get("score") or 0, r["weight"]),
+        "label": lambda r: (r["label"] or "",),
+        "type": lambda r: (r["type"], r["label"] or ""),
+        "severity": lambda r: (-SEVERITY_ORDER.get(r["severity"], 3), r["weight"]),
+        "weight": lambda r: (r["weight"],),
+    }
+    return sorted(rows, key=keys[sort], reverse=desc)
+
+
+def report_findings(
+    con: sqlite3.Connection,
+    doc_a: str | None,
+    doc_b: str | None,
+    *,
+    type: str | None = None,
+    severity: str | None = None,
+    family: str | None = None,
+    decided: dict[str, dict] | None = None,
+    state: str | None = None,
+    sort: str | None = None,
+    desc: bool = True,
+) -> tuple[list[dict], dict[str, int]]:
+    """The findings a divergence report lists, with the same parameters everywhere it is
+    read: the divergence page's table, its CSV download and its JSON twin.
+
+    Args:
+        con: the store.
+        doc_a: one document (or None: every pair).
+        doc_b: the other (or None).
+        type: a divergence type, ``all`` for every type, or None/empty: every type but
+            the checks that are right too rarely to be shown unless asked for
+            (:data:`QUIET_TYPES`).
+        severity: only this severity (None/empty: any).
+        family: ``translation``, ``edition`` or ``national``; ``all`` for translation
+            divergences and edition changes together (national additions are listed
+            apart); None/empty: every family.
+        decided: the review states (:func:`store.reviews.load`), attached to each row.
+        state: only findings in this review state (None/empty: any).
+        sort: one of :data:`SORTS` (None/empty: the store's order, highest pair score
+            first).
+        desc: with ``sort``, highest first.
+
+    Returns:
+        The rows (:func:`divergences`, with ``review_state`` and ``review_note``), and
+        how many quiet findings of each type were left out.
+
+    Raises:
+        DivergenceError: an unknown type, severity, family, review state or sort.
+    """
+    if state and state not in STATES:
+        raise DivergenceError(f"unknown review state {state!r} (choose from {', '.join(STATES)})")
+    if sort and sort not in SORTS:
+        raise DivergenceError(f"unknown sort {sort!r} (choose from {', '.join(SORTS)})")
+    if family and family != "all" and family not in FAMILIES:
+        raise DivergenceError(
+            f"unknown divergence family {family!r} (choose from {', '.join(FAMILIES)}, all)"
+        )
+    rows = divergences(
+        con,
+        doc_a,
+        doc_b,
+        type=None if type in (None, "", "all") else type,
+        severity=severity or None,
+        family=None if family in (None, "", "all") else family,
+    )
+    if family == "all":
+        rows = [r for r in rows if r["family"] != "national"]
+    attach(rows, decided or {})
+    if state:
+        rows = [r for r in rows if r["review_state"] == state]
+    hidden: Counter = Counter()
+    if not type:
+        hidden = Counter(r["type"] for r in rows if r["type"] in QUIET_TYPES)
+        rows = [r for r in rows if r["type"] not in QUIET_TYPES]
+    if sort:
+        rows = sort_findings(rows, sort, desc)
+    return rows, dict(sorted(hidden.items()))
 
 
 def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:

@@ -8,6 +8,7 @@ import sqlite3
 from lawgraph.ingest.labels import normalise_label
 
 from . import document, documents, node
+from .title_only import title_only
 
 _SPECIAL = ("def/", "fn/", "index/", "topic/", "preface/", "chapter/")
 
@@ -41,8 +42,28 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
             raise LookupError_(str(exc)) from exc
     node_id = f"{doc}/{label}"
     if node(con, node_id) is None:
-        raise LookupError_(f"{doc} has no provision {label}")
+        raise LookupError_(missing_message(con, doc, label))
     return node_id
+
+
+def missing_message(con: sqlite3.Connection, doc: str, label: str) -> str:
+    """Why ``doc`` has no node ``label``, in words: a law the book gives only by its title
+    (fi-2007's Laws 19-93) is named, with where the text is in the same edition."""
+    found = title_only(con, doc, label)
+    if found is None:
+        return f"{doc} has no provision {label}"
+    law = found["law"]
+    out = (
+        f"{doc} has no provision {label}: the book gives only the title of Law "
+        f"{law['label']} ({law['title']})"
+    )
+    if law["missing"]:
+        out += f"; {law['missing']}"
+    if found["equivalents"]:
+        out += "; its text in the same edition: " + ", ".join(e["id"] for e in found["equivalents"])
+    else:
+        out += f"; no translation of the same edition has a provision {label} either"
+    return out
 
 
 def node_id_or_404(con: sqlite3.Connection, text: str) -> str:

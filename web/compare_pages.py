@@ -9,6 +9,7 @@ import hmac
 import ipaddress
 import os
 import secrets
+import sqlite3
 from collections import Counter
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -18,8 +19,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from lawgraph import store
 from lawgraph.store import compare, divergences, reviews
+from lawgraph.store.align import sentence_counts
 from lawgraph.store.deps import Con, on_loop
-from lawgraph.store.divergences import QUIET_TYPES
+from lawgraph.store.divergences import SEVERITY_ORDER, SORTS
 from lawgraph.store.features import feature
 
 from .passages import passages
@@ -29,8 +31,6 @@ router = APIRouter(include_in_schema=False)
 
 
 Text = Annotated[str, Query(max_length=200)]
-SORTS = ("score", "label", "type", "severity", "weight")
-SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 PAGE_ROWS = 100
 
 
@@ -106,6 +106,7 @@ def compare_page(
     _marks(result["rows"])
     lang = {d["id"]: d["language"] for d in all_docs}
     shown = list(result["docs"])
+    exports = _sentence_exports(con, shown, lang)
     return render(
         request,
         "compare.html",
@@ -114,11 +115,43 @@ def compare_page(
             "result": result,
             "lang": lang,
             "shown": shown,
+            "exports": exports,
             "chosen": chosen or shown,
             "title": f"Compare {result['label']}",
             "twin": query_url(f"/api/compare/{result['label']}", docs=",".join(chosen)),
         },
     )
+
+
+def _sentence_exports(
+    con: sqlite3.Connection, shown: list[str], lang: dict[str, str]
+) -> list[dict]:
+    """The translation-memory downloads of each pair of the documents on a compare page
+    (``/api/tmx``): the whole books' aligned sentences, not only the provision's.
+
+    One item per pair (in the page's order) that has aligned sentences: ``a``, ``b``,
+    ``rows`` and ``units`` (:func:`store.align.sentence_counts`), ``csv`` (its URL) and
+    ``tmx`` (its URL; None for two books of one language, which a TMX unit cannot hold).
+    """
+    counts = sentence_counts(con)
+    out = []
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            rows, units = counts.get((a, b), (0, 0))
+            if not rows:
+                continue
+            two_languages = lang.get(a) != lang.get(b) and units > 0
+            out.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "rows": rows,
+                    "units": units,
+                    "csv": query_url("/api/tmx", a=a, b=b, format="csv"),
+                    "tmx": query_url("/api/tmx", a=a, b=b) if two_languages else None,
+                }
+            )
+    return out
 
 
 def _pair(con, a: str, b: str) -> tuple[str, str]:
@@ -133,17 +166,6 @@ def _pair(con, a: str, b: str) -> tuple[str, str]:
     if a == b:
         raise HTTPException(400, f"choose two different documents (both are {a!r})")
     return a, b
-
-
-def _sorted(rows: list[dict], sort: str, desc: bool) -> list[dict]:
-    keys = {
-        "score": lambda r: (r.get("score") or 0, r["weight"]),
-        "label": lambda r: (r["label"] or "",),
-        "type": lambda r: (r["type"], r["label"] or ""),
-        "severity": lambda r: (-SEVERITY_ORDER.get(r["severity"], 3), r["weight"]),
-        "weight": lambda r: (r["weight"],),
-    }
-    return sorted(rows, key=keys[sort], reverse=desc)
 
 
 def _divergence_rows(
@@ -259,7 +281,9 @@ def divergences_page(
     and a review state per finding (confirmed, not an issue, fixed) that translators set
     here or with ``lawgraph divergences review``.
 
-    The table shows :data:`PAGE_ROWS` rows a page; the CSV has them all.
+    The table shows :data:`PAGE_ROWS` rows a page; the CSV download and the JSON twin
+    (``/api/divergences`` with the same parameters) have every row the table lists, in
+    its order, and no others (:func:`store.divergences.report_findings`).
     """
     a, b = _pair(con, a, b)
     if sort not in SORTS:
@@ -278,24 +302,28 @@ def divergences_page(
             f"unknown family {family!r} (choose from translation, "
             f"edition, all; national additions are listed apart)",
         )
-    rows = _divergence_rows(con, a, b, type, severity, None if family == "all" else family)
     national = _national_groups(_divergence_rows(con, a, b, "", "", "national") or [])
-    if family == "all" and rows is not None:
-        rows = [r for r in rows if r["family"] != "national"]
-    report, total, pages = None, 0, 1
+    report, total, pages, rows = None, 0, 1, None
     decided, review_error = _reviews(request)
-    if rows is not None:
-        reviews.attach(rows, decided)
-        if state:
-            rows = [r for r in rows if r["review_state"] == state]
-        quiet_hidden: Counter = Counter()
-        if not type:  # by default, the checks that are right often enough
-            quiet_hidden = Counter(r["type"] for r in rows if r["type"] in QUIET_TYPES)
-            rows = [r for r in rows if r["type"] not in QUIET_TYPES]
+    if feature(con, divergences.divergences) is not None:
+        try:
+            rows, quiet_hidden = divergences.report_findings(
+                con,
+                a,
+                b,
+                type=type,
+                severity=severity,
+                family=family,
+                decided=decided,
+                state=state,
+                sort=sort,
+                desc=desc,
+            )
+        except divergences.DivergenceError as exc:
+            raise HTTPException(400, str(exc)) from exc
         total = len(rows)
         by_type = dict(sorted(Counter(r["type"] for r in rows).items()))
         pages = max(1, -(-total // PAGE_ROWS))
-        rows = _sorted(rows, sort, desc)
         where = next((i for i, r in enumerate(rows) if r["id"] == focus), None) if focus else None
         page = where // PAGE_ROWS + 1 if where is not None else min(page, pages)
         rows = rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
@@ -306,12 +334,20 @@ def divergences_page(
         report = pair_report(con, a, b) | {
             "types": TYPES,
             "shown_by_type": by_type,
-            "quiet_hidden": dict(quiet_hidden),
+            "quiet_hidden": quiet_hidden,
         }
     lang = {d["id"]: d["language"] for d in store.documents(con)}
     token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
-    api_type = "" if type == "all" else type
-    api_family = "" if family == "all" else family
+    filters = {
+        "a": a,
+        "b": b,
+        "type": type,
+        "severity": severity,
+        "family": family,
+        "state": state,
+        "sort": sort,
+        "desc": "true" if desc else "false",
+    }
     response = render(
         request,
         "divergences.html",
@@ -339,18 +375,9 @@ def divergences_page(
             "review_error": review_error,
             "can_review": _review_allowed(request) is None,
             "title": f"Divergences {a} ↔ {b}",
-            "csv": query_url(
-                "/api/divergences",
-                a=a,
-                b=b,
-                type=api_type,
-                severity=severity,
-                family=api_family,
-                format="csv",
-            ),
-            "twin": query_url(
-                "/api/divergences", a=a, b=b, type=api_type, severity=severity, family=api_family
-            ),
+            # the download and the JSON twin list what the table lists, on every page
+            "csv": query_url("/api/divergences", **filters, format="csv"),
+            "twin": query_url("/api/divergences", **filters),
         },
     )
     if request.cookies.get(CSRF_COOKIE) != token:

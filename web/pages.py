@@ -18,6 +18,7 @@ from lawgraph.ingest.labels import normalise_label
 from lawgraph.store.coverage import coverage
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import LookupError_, resolve_id
+from lawgraph.store.title_only import title_only
 
 from . import compare_pages, feature_pages, graph_pages
 from .provision import provision_view
@@ -84,7 +85,10 @@ def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
     except LookupError_ as exc:
-        raise HTTPException(404, str(exc)) from exc
+        page = _title_only_page(request, con, doc_id, label)
+        if page is None:
+            raise HTTPException(404, str(exc)) from exc
+        return page
     if nid != f"{doc_id}/{label}":
         return RedirectResponse(node_url(nid), status_code=301)
     view = provision_view(con, nid)
@@ -94,6 +98,37 @@ def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
     title = " ".join(x for x in (doc_id, name, n["title"]) if x) or nid
     return render(
         request, "node.html", view | {"doc": doc, "title": title, "twin": f"/api/nodes/{nid}"}
+    )
+
+
+def _title_only_page(
+    request: Request, con: sqlite3.Connection, doc_id: str, label: str
+) -> Response | None:
+    """The page of a provision under a law the book gives only by its title (fi-2007's
+    Laws 19-93): it says so and points to the provision in the other translations of the
+    same edition. None (a 404 follows) when the label is no such provision, or when no
+    translation of the edition has it either.
+    """
+    try:
+        canonical = normalise_label(label)
+    except ValueError:
+        return None
+    found = title_only(con, doc_id, canonical)
+    if found is None or not found["equivalents"]:
+        return None
+    if canonical != label:
+        return RedirectResponse(node_url(f"{doc_id}/{canonical}"), status_code=301)
+    law = store.node(con, found["law"]["id"])
+    return render(
+        request,
+        "title_only.html",
+        {
+            "found": found,
+            "doc": store.document(con, doc_id),
+            "breadcrumbs": [vars(law)] if law else [],
+            "title": f"{doc_id} {canonical} (only the law's title in this book)",
+            "twin": f"/api/nodes/{found['law']['id']}",
+        },
     )
 
 

@@ -9,6 +9,10 @@ from collections import defaultdict
 from lawgraph.ingest.model import decode_attrs
 from lawgraph.store import align, divergences
 from lawgraph.store.features import feature
+from lawgraph.store.references import cited_by, cites, unresolved
+from lawgraph.store.title_only import title_only, title_only_law
+
+from .templating import LAW_KINDS
 
 _SUBTREE = """
 WITH RECURSIVE sub(id, depth) AS (
@@ -88,44 +92,6 @@ def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
     return out
 
 
-def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[dict]:
-    """Provisions outside the node that cite it or one of its sub-provisions.
-
-    Args:
-        con: the store.
-        node_id: the provision.
-        inside: ids of the provision's subtree (citations from inside are not listed).
-
-    Returns:
-        One entry per citing provision (document order): ``id``, ``doc``, ``label``,
-        ``kind``, ``title`` and ``refs`` (the raw texts and which node they point at).
-    """
-    inner = set(inside)
-    out: dict[str, dict] = {}
-    rows = con.execute(
-        f"SELECT c.source, c.target, c.raw, n.doc, n.label, n.kind, n.title, n.ord "
-        f"FROM citations c JOIN nodes n ON n.id = c.source "
-        f"WHERE c.target IN ({_in(inside)}) ORDER BY n.ord",
-        inside,
-    )
-    for r in rows:
-        if r["source"] in inner:
-            continue
-        entry = out.setdefault(
-            r["source"],
-            {
-                "id": r["source"],
-                "doc": r["doc"],
-                "label": r["label"],
-                "kind": r["kind"],
-                "title": r["title"],
-                "refs": [],
-            },
-        )
-        entry["refs"].append({"raw": r["raw"], "target": r["target"]})
-    return list(out.values())
-
-
 def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict | None]:
     """The previous and next node of the same kind in the same document."""
     sql = (
@@ -169,9 +135,11 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     """Per other document: the equivalent(s) shown, or why there is no reliable one.
 
     Each item: ``{"doc", "language", "shown": [hit...], "none": hit or None,
-    "topics": [...]}``; a hit is an alignment row (:func:`ingest.align.aligned`) with the
-    other node's title, text, kind and language, and ``words`` (the relation in words).
-    None while alignment is not built.
+    "rejected": [hit...], "title_only": law or None}``; a hit is an alignment row
+    (:func:`ingest.align.aligned`) with the other node's title, text, kind and language,
+    and ``words`` (the relation in words); ``title_only`` is the law of the same label
+    that the other book gives only by its title (:func:`store.title_only.title_only_law`),
+    when it has no row at all. None while alignment is not built.
     """
     hits = equivalents(con, node["id"])
     if hits is None:
@@ -197,6 +165,10 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 "shown": shown,
                 "none": rejected[0] if rejected and not shown else None,
                 "rejected": rejected,
+                # nothing to match in a law the other book gives only by its title
+                "title_only": title_only_law(con, d["id"], node["label"])
+                if not mine and node["kind"] in LAW_KINDS
+                else None,
             }
         )
     return out
@@ -245,14 +217,17 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "n": root,
         "footnotes": footnotes,
         "breadcrumbs": breadcrumbs(con, root),
+        "cites": cites(con, node_id, inside),
+        "unresolved": unresolved(con, inside),
         "cited_by": cited_by(con, node_id, inside),
         "prev": prev,
         "next": nxt,
         "equivalents": equivalents(con, node_id),
         "versions": equivalence_view(con, root) if root["kind"] != "topic" else [],
-        "topics": topics_for(con, root)
-        if root["kind"] in ("law", "section", "subsection", "item", "subitem")
-        else [],
+        "topics": topics_for(con, root) if root["kind"] in LAW_KINDS else [],
         "topic_laws": topic_view(con, root) if root["kind"] == "topic" else [],
         "divergences": node_divergences(con, node_id),
+        "title_only": (
+            title_only(con, root["doc"], root["label"]) if root["kind"] == "law" else None
+        ),
     }

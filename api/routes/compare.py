@@ -16,7 +16,7 @@ from lawgraph.ingest.labels import normalise_label
 from lawgraph.store import reviews
 from lawgraph.store.compare import CompareError, ProvisionNotFound, compare, precomputed
 from lawgraph.store.deps import Con, on_loop
-from lawgraph.store.divergences import DivergenceError, divergences, pair_report
+from lawgraph.store.divergences import DivergenceError, pair_report, report_findings
 
 from ..schemas import ErrorResponse
 
@@ -107,6 +107,8 @@ class DivergenceList(BaseModel):
     a: str | None
     b: str | None
     total: int
+    quiet_hidden: dict[str, int] = {}
+    """Findings of the quiet checks left out, by type (asked for with ``type=all``)."""
     results: list[DivergenceOut]
     report: dict[str, Any] | None
 
@@ -153,14 +155,36 @@ def divergences_route(
     con: Con,
     a: Doc = None,
     b: Doc = None,
-    type: Annotated[str | None, Query(max_length=40)] = None,
+    type: Annotated[
+        str | None,
+        Query(
+            max_length=40,
+            description="a divergence type, or 'all'; without one, every type but the "
+            "checks right too rarely to be shown unless asked for (concept-missing)",
+        ),
+    ] = None,
     severity: Annotated[str | None, Query(max_length=10)] = None,
-    family: Annotated[str | None, Query(max_length=20)] = None,
+    family: Annotated[
+        str | None,
+        Query(
+            max_length=20,
+            description="translation, edition or national; 'all' for translation "
+            "divergences and edition changes (the divergence page's 'both')",
+        ),
+    ] = None,
+    state: Annotated[str | None, Query(max_length=20, description="a review state")] = None,
+    sort: Annotated[str | None, Query(max_length=20, description="score, label, type, …")] = None,
+    desc: bool = True,
     format: Annotated[str, Query(max_length=10)] = "json",
     limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
 ) -> Any:
     """Divergences between documents ``a`` and ``b`` as JSON or a CSV download, each with
-    its stable ``id`` and its review state (``review_state``, ``review_note``)."""
+    its stable ``id`` and its review state (``review_state``, ``review_note``).
+
+    The parameters are the divergence page's, and so are the rows: the checks right too
+    rarely to be shown by default are left out unless ``type`` names them or is ``all``
+    (``quiet_hidden`` counts them). The CSV starts with a byte order mark, so that
+    spreadsheet programs read its Greek and Finnish text as UTF-8."""
     if format not in ("json", "csv"):
         raise HTTPException(400, f"unknown format {format!r} (choose from json, csv)")
     known = [d["id"] for d in store.documents(con)]
@@ -170,15 +194,26 @@ def divergences_route(
     if a and a == b:
         raise HTTPException(400, "divergences compare two different documents")
     try:
-        rows = divergences(con, a, b, type=type, severity=severity, family=family)
+        decided = reviews.load(reviews.reviews_path(request.app.state.db))
+    except reviews.ReviewError as exc:
+        raise HTTPException(503, str(exc)) from exc
+    try:
+        rows, quiet_hidden = report_findings(
+            con,
+            a,
+            b,
+            type=type,
+            severity=severity,
+            family=family,
+            decided=decided,
+            state=state,
+            sort=sort,
+            desc=desc,
+        )
     except DivergenceError as exc:
         raise HTTPException(400, str(exc)) from exc
     total = len(rows)
     rows = rows[:limit] if limit else rows
-    try:
-        reviews.attach(rows, reviews.load(reviews.reviews_path(request.app.state.db)))
-    except reviews.ReviewError as exc:
-        raise HTTPException(503, str(exc)) from exc
     if format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf)
@@ -188,7 +223,16 @@ def divergences_route(
         name = "-".join(x for x in ("divergences", a, b) if x)
         headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
         return Response(
-            buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8", headers=headers
+            buf.getvalue().encode("utf-8-sig"),
+            media_type="text/csv; charset=utf-8",
+            headers=headers,
         )
     report = pair_report(con, a, b) if a and b else None
-    return {"a": a, "b": b, "total": total, "results": rows, "report": report}
+    return {
+        "a": a,
+        "b": b,
+        "total": total,
+        "quiet_hidden": quiet_hidden,
+        "results": rows,
+        "report": report,
+    }

@@ -9,6 +9,8 @@ from fastapi import APIRouter, HTTPException
 from lawgraph import store
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import node_id_or_404
+from lawgraph.store.references import cited_by, cites, subtree_ids, unresolved
+from lawgraph.store.title_only import title_only
 
 from ..schemas import ErrorResponse, NodeDetail
 
@@ -16,7 +18,8 @@ router = APIRouter(prefix="/api/nodes", tags=["nodes"])
 
 
 def node_detail(con: sqlite3.Connection, text: str) -> dict:
-    """Return a node with children and breadcrumbs, or raise a 404."""
+    """Return a node with its children, breadcrumbs and citation lists (the JSON twin of
+    the provision page), or raise a 404."""
     nid = node_id_or_404(con, text)
     node = store.node(con, nid)
     if node is None:  # resolved a moment ago: the store is read-only
@@ -29,9 +32,14 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
             break
         crumbs.insert(0, vars(p))
         parent = p.parent
+    inside = subtree_ids(con, nid)
     return vars(node) | {
         "children": [vars(c) for c in store.children(con, nid)],
         "breadcrumbs": crumbs,
+        "cites": cites(con, nid, inside),
+        "unresolved": unresolved(con, inside),
+        "cited_by": cited_by(con, nid, inside),
+        "title_only": title_only(con, node.doc, node.label) if node.kind == "law" else None,
     }
 
 

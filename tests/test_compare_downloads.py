@@ -1,0 +1,78 @@
+"""The compare page links the translation memory (TMX and CSV) of the books it shows."""
+
+import csv
+import io
+from urllib.parse import parse_qs, urlsplit
+from xml.etree import ElementTree as ET
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from lawgraph import store
+from lawgraph.api.app import create_app
+
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+@pytest.fixture(scope="module")
+def client(ingested):
+    return TestClient(create_app(ingested[0]), follow_redirects=False)
+
+
+def page(client, path) -> BeautifulSoup:
+    r = client.get(path)
+    assert r.status_code == 200, r.text[:300]
+    return BeautifulSoup(r.text, "html.parser")
+
+
+def params(href: str) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+
+
+def test_the_compare_page_links_the_translation_memory_of_the_two_books(client, con):
+    soup = page(client, "/compare/16?docs=fi-2007&docs=sv-2007")
+    section = soup.select_one("section#tm")
+    assert section is not None
+    tmx = section.find("a", string="TMX")["href"]
+    sheet = section.find("a", string="CSV")["href"]
+    assert params(tmx) == {"a": "fi-2007", "b": "sv-2007"}
+    assert params(sheet) == {"a": "fi-2007", "b": "sv-2007", "format": "csv"}
+    r = client.get(tmx)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/x-tmx+xml")
+    assert 'filename="fi-2007_sv-2007.tmx"' in r.headers["content-disposition"]
+    root = ET.fromstring(r.content)
+    assert root.find("header").get("srclang") == "fi"
+    units = root.findall("body/tu")
+    assert units
+    assert all([v.get(XML_LANG) for v in tu.findall("tuv")] == ["fi", "sv"] for tu in units)
+    assert f"{len(units)} units" in section.get_text()
+    r = client.get(sheet)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
+    assert rows and f"{len(rows)} rows" in section.get_text()
+    assert all(x["source"].startswith("fi-2007/") for x in rows)
+    assert all(x["target"].startswith("sv-2007/") for x in rows)
+
+
+def test_every_pair_of_books_shown_gets_its_downloads(client, con):
+    soup = page(client, "/compare/16")
+    shown = [th["data-col"] for th in soup.select("table.compare thead th[data-col]")]
+    items = soup.select("section#tm ul.exports > li")
+    pairs = [tuple(c.get_text() for c in li.select("code")) for li in items]
+    assert pairs == [(a, b) for i, a in enumerate(shown) for b in shown[i + 1 :]]
+    lang = {d["id"]: d["language"] for d in store.documents(con)}
+    for li, (a, b) in zip(items, pairs, strict=True):
+        tmx = li.find("a", string="TMX")
+        if lang[a] == lang[b]:  # fi-1997 and fi-2007: a TMX unit needs two languages
+            assert tmx is None and "no TMX" in li.get_text()
+            assert client.get(f"/api/tmx?a={a}&b={b}").status_code == 400
+        else:
+            r = client.get(tmx["href"])
+            assert r.status_code == 200, (a, b)
+            root = ET.fromstring(r.content)
+            langs = {v.get(XML_LANG) for v in root.iter("tuv")}
+            assert langs == {lang[a], lang[b]}
+        r = client.get(li.find("a", string="CSV")["href"])
+        assert r.status_code == 200 and r.text.startswith("source,target")
