@@ -3,6 +3,6 @@ is analysed as the books' text was)."""
 
 from __future__ import annotations
 
-from lawgraph.ingest.search.query import KIND_FILTERS, MAX_LIMIT, MAX_PAGE, SearchError, search
+from lawgraph.ingest.search.query import KIND_FILTERS, MAX_LIMIT, SearchError, search
 
-__all__ = ["KIND_FILTERS", "MAX_LIMIT", "MAX_PAGE", "SearchError", "search"]
+__all__ = ["KIND_FILTERS", "MAX_LIMIT", "SearchError", "search"]

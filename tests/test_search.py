@@ -13,19 +13,7 @@ from lawgraph.ingest import nlp, store
 from lawgraph.ingest.search.analyze import Analyzer, query_words
 from lawgraph.ingest.search.compound import split_compound
 from lawgraph.ingest.search.expand import counterparts
-from lawgraph.ingest.search.query import (
-    LABEL_SCORE,
-    MAX_LIMIT,
-    MAX_PAGE,
-    MAX_PHRASE_VARIANTS,
-    MAX_QUERY_CHARS,
-    MAX_WORDS,
-    PhraseMatch,
-    SearchError,
-    WordMatch,
-    query_units,
-    search,
-)
+from lawgraph.ingest.search.query import LABEL_SCORE, MAX_QUERY_CHARS, SearchError, search
 from lawgraph.ingest.search.snippet import Highlight, snippet
 from lawgraph.ingest.search.tables import search_tables
 
@@ -98,21 +86,6 @@ def test_snippet_escapes_and_marks():
     assert snippet("x\ty  straffkort\n", hl) == "x y <mark>straffkort</mark>"
 
 
-def test_snippet_marks_a_phrase_only_where_its_words_stand_in_a_row():
-    phrase = (Highlight({"straffkort"}), Highlight({"ges"}, ("gav",)))
-    hl = Highlight({"spelare"}, phrases=(phrase,))
-    text = "Ett straffkort och en spelare: straffkort gavs, ges inte."
-    want = ("Ett straffkort och en <mark>spelare</mark>: <mark>straffkort</mark> "
-            "<mark>gavs</mark>, ges inte.")  # fmt: skip
-    assert snippet(text, hl) == want
-    # a text whose folding moves characters (a decomposed accent) is read word by word
-    assert snippet("Cafe\u0301 " + text, hl) == "Cafe\u0301 " + want
-    far = " ".join(["ord"] * 60 + ["straffkort", "ges"])
-    assert snippet(far, Highlight(phrases=(phrase,))).endswith(
-        "<mark>straffkort</mark> <mark>ges</mark>"
-    )
-
-
 def test_search_tables_hold_the_store_tables(con):
     """What a search reads in memory is what the store's tables say."""
     t = search_tables(con)
@@ -151,24 +124,23 @@ def test_unfiltered_matches_take_their_nodes_from_memory(con):
     exprs = []
     real = query._match
 
-    def keep(c, expr, req):
-        exprs.append((expr, req))
-        return real(c, expr, req)
+    def keep(c, expr, req, limit):
+        exprs.append((expr, req, limit))
+        return real(c, expr, req, limit)
 
     query._match = keep
     try:
-        for q in ("kort", "του", "straffkort spelare", "revokki", "bud pass kort", "och",
-                  '"korjattu pistetulos"'):  # fmt: skip
+        for q in ("kort", "του", "straffkort spelare", "revokki", "bud pass kort", "och"):
             for limit in (5, 20, 100):
                 search(con, q, limit=limit)
     finally:
         query._match = real
     assert len(exprs) > 20
     sql = (f"SELECT node, -bm25(search_fts, {weights}) AS score FROM search_fts "
-           "WHERE search_fts MATCH ? ORDER BY score DESC")  # fmt: skip
-    for expr, req in exprs:
-        direct = [tuple(r) for r in con.execute(sql, (expr,))]
-        assert query._match(con, expr, req) == direct, expr
+           "WHERE search_fts MATCH ? ORDER BY score DESC LIMIT ?")  # fmt: skip
+    for expr, req, limit in exprs:
+        direct = [tuple(r) for r in con.execute(sql, (expr, limit))]
+        assert query._match(con, expr, req, limit) == direct, expr
 
 
 # --- the index stage -----------------------------------------------------------------
@@ -273,10 +245,7 @@ def test_multiword_and_then_or(con):
     "q",
     ['"', '"straffkort', "(((", ")", "straffkort)", "AND", "OR NOT", "NEAR(kort lag)",
      "title:kort", "{title body}: kort", "kort*", "^kort", "-kort", "kort + lag", "'; DROP",
-     "straff\x00kort", "\x00", "💥 kort", "a" * 999, "kortti " * 150, '""', '"""', '" "',
-     '"NEAR(kort lag)"', '"kort*" "lag', '"title:kort AND lag"', '"{title body}: kort" OR',
-     '"kort + lag" -"x"', '"^kort -lag"', '"straff\x00kort spelare"', "«»", "„“", '"(((" ")))"',
-     '"' + "kortti " * 40 + '"', '"' * 99, '"a" "b" "c" "'],
+     "straff\x00kort", "\x00", "💥 kort", "a" * 999, "kortti " * 150],
 )  # fmt: skip
 def test_any_string_is_safe(con, q):
     try:
@@ -300,187 +269,11 @@ def test_any_string_is_safe(con, q):
         ("kort", {"kind": "chapter-ish"}, "unknown kind"),
         ("kort", {"limit": 0}, "limit"),
         ("kort", {"limit": 1000}, "limit"),
-        ("kort", {"page": 0}, "page"),
-        ("kort", {"page": -1}, "page"),
-        ("kort", {"page": MAX_PAGE + 1}, "page"),
-        ("kort", {"page": "2"}, "page"),
-        ("kort", {"page": 2.0}, "page"),
-        ("kort", {"page": True}, "page"),
-        ("kort", {"page": None}, "page"),
-        ('""', {}, "no word"),
-        ('"?!" "()"', {}, "no word"),
     ],
 )
 def test_bad_input_raises_clear_error(con, q, kw, msg):
     with pytest.raises(SearchError, match=msg):
         search(con, q, **kw)
-
-
-# --- quoted phrases ---------------------------------------------------------------------
-
-#: Terms the books use both as a phrase and with their words apart: (query, the start of
-#: each word as it is folded, in any inflection).
-PHRASES = [
-    ("syytön puoli", "syyt", "puol"),  # fi-1997, fi-2007: the non-offending side
-    ("korrigerad poäng", "korriger", "poäng"),  # sv-2007: adjusted score
-    ("τιμωρημένο φύλλο", "τιμωρημεν", "φυλλ"),  # el-2017: penalty card
-]
-
-
-def _every_hit(con, q, **kw):
-    """The first page's answer and the hits of every page, page by page."""
-    first = search(con, q, limit=MAX_LIMIT, **kw)
-    hits = list(first["hits"])
-    for page in range(2, first["pages"] + 1):
-        hits += search(con, q, limit=MAX_LIMIT, page=page, **kw)["hits"]
-    return first, hits
-
-
-def _folded(con, node_id):
-    """A node's title and text, each as its folded words separated by single spaces."""
-    row = search_tables(con).nodes[node_id]
-    return [" ".join(query_words(row.title)), " ".join(query_words(row.text))]
-
-
-def _adjacent(con, hit, a, b):
-    """Whether a hit, or an entry that brought it into the list, has the two words in a
-    row (a word starting ``a`` right before one starting ``b``)."""
-    pattern = re.compile(rf"(?<!\w){a}\w* {b}")
-    ids = [hit["id"], *(e["id"] for e in hit.get("see_also", []))]
-    return any(pattern.search(s) for i in ids for s in _folded(con, i))
-
-
-@pytest.mark.parametrize(("q", "a", "b"), PHRASES, ids=[p[0] for p in PHRASES])
-def test_quoted_phrase_finds_its_words_next_to_each_other(con, q, a, b):
-    loose, loose_hits = _every_hit(con, q)
-    quoted, quoted_hits = _every_hit(con, f'"{q}"')
-    assert quoted["phrases"] == [" ".join(query_words(q))] and loose["phrases"] == []
-    assert quoted["mode"] == "all" and quoted["total"] == len(quoted_hits) >= 5
-    # every hit has the words in a row, and the phrase finds fewer hits than the words
-    assert all(_adjacent(con, h, a, b) for h in quoted_hits), [
-        h["id"] for h in quoted_hits if not _adjacent(con, h, a, b)
-    ]
-    ids = {h["id"] for h in quoted_hits}
-    assert len(ids) == len(quoted_hits) and ids < {h["id"] for h in loose_hits}
-    assert quoted["total"] < loose["total"]
-    # what the words alone find besides: texts with both words, but apart
-    both = [
-        h
-        for h in loose_hits
-        if h["id"] not in ids
-        and any(
-            re.search(rf"(?<!\w){a}", s) and re.search(rf"(?<!\w){b}", s)
-            for s in _folded(con, h["id"])
-        )
-    ]
-    assert [h for h in both if not _adjacent(con, h, a, b)]
-
-
-def test_phrase_words_match_in_any_inflection_but_in_their_order(con):
-    ids = {h["id"] for h in _every_hit(con, '"korjatun pistetuloksen"')[1]}
-    # the lemmas match: "Rikkoneelle puolelle määrätty korjattu pistetulos ..."
-    assert "fi-2007/12C1(e)(ii)" in ids
-    assert "korjatun pistetuloksen" not in " ".join(_folded(con, "fi-2007/12C1(e)(ii)"))
-    backwards = search(con, '"pistetulos korjattu"')
-    assert backwards["mode"] == "none" and backwards["total"] == 0 and not backwards["hits"]
-    assert search(con, "pistetulos korjattu")["hits"]
-
-
-def test_a_sentence_in_quotes_finds_the_provision_that_says_it(con):
-    res = search(con, '"Rikkoneelle puolelle määrätty korjattu pistetulos on epäedullisin tulos"')
-    assert res["total"] == 1 and res["hits"][0]["id"] == "fi-2007/12C1(e)(ii)"
-
-
-def test_a_phrase_is_marked_only_where_its_words_stand_in_a_row(con):
-    pair = re.compile(r"<mark>[^<]*</mark>\W+<mark>[^<]*</mark>")
-    hits = search(con, '"korjattu pistetulos"', limit=MAX_LIMIT)["hits"]
-    snippets = [h["snippet"] for h in hits]
-    assert sum(bool(pair.search(s)) for s in snippets) > len(snippets) // 2
-    assert not [s for s in snippets if "<mark>" in pair.sub("", s)]
-    # the words alone are marked wherever they stand
-    loose = search(con, "korjattu pistetulos", limit=MAX_LIMIT)["hits"]
-    assert [h for h in loose if "<mark>" in pair.sub("", h["snippet"])]
-    # a word of the query outside the phrase is marked on its own
-    mixed = search(con, 'tulos "korjattu pistetulos"', doc="fi-2007", limit=MAX_LIMIT)
-    assert mixed["phrases"] == ["korjattu pistetulos"]
-    assert any(re.search(r"<mark>tulos</mark>", h["snippet"]) for h in mixed["hits"])
-
-
-@pytest.mark.parametrize(
-    ("q", "same_as"),
-    [
-        ('"korjattu pistetulos', "korjattu pistetulos"),  # a quote without its pair
-        ('korjattu pistetulos"', "korjattu pistetulos"),
-        ('"korjattu" "pistetulos"', "korjattu pistetulos"),  # phrases of one word
-        ('""korjattu pistetulos', "korjattu pistetulos"),  # an empty phrase
-        ('"korjattu  ,  pistetulos"', '"korjattu pistetulos"'),  # punctuation between
-        ("\u201dkorjattu pistetulos\u201d", '"korjattu pistetulos"'),  # Finnish quotes
-        ("\u201ekorjattu pistetulos\u201c", '"korjattu pistetulos"'),
-        ("\u00abτιμωρημένο φύλλο\u00bb", '"τιμωρημένο φύλλο"'),  # Greek quotes
-    ],
-)
-def test_odd_quotes_are_read_sensibly(con, q, same_as):
-    got, want = search(con, q, limit=MAX_LIMIT), search(con, same_as, limit=MAX_LIMIT)
-    assert [h["id"] for h in got["hits"]] == [h["id"] for h in want["hits"]]
-    assert got["phrases"] == want["phrases"] and got["total"] == want["total"]
-
-
-@pytest.mark.parametrize(
-    ("q", "units"),
-    [
-        ("kortti Kortti lag", [("kortti",), ("lag",)]),
-        ('a "b c" d', [("a",), ("b", "c"), ("d",)]),
-        ('"b c" "b c" b', [("b", "c"), ("b",)]),
-        ('a "b c', [("a",), ("b",), ("c",)]),
-        ('"" "(ks. 12)"', [("ks", "12")]),
-        ('"Ό,ΤΙ  το"', [("ο", "τι", "το")]),
-        ('"' + "w " * 40 + '"', [("w",) * MAX_WORDS]),
-        (" ".join(f"w{i}" for i in range(40)), [(f"w{i}",) for i in range(MAX_WORDS)]),
-    ],
-)
-def test_query_units(q, units):
-    assert query_units(q) == units
-
-
-def test_a_long_phrase_tries_a_bounded_number_of_sequences(con):
-    words = [WordMatch(f"w{i}", {f"w{i}", f"l{i}", f"s{i}"}, lemmas={f"l{i}"}) for i in range(12)]
-    expr = PhraseMatch(words).expr()
-    sequences = expr.count(" OR ") + 1
-    assert 1 < sequences <= MAX_PHRASE_VARIANTS
-    assert " + ".join(f'"w{i}"' for i in range(12)) in expr  # the words themselves
-    con.execute("SELECT count(*) FROM search_fts WHERE search_fts MATCH ?", (expr,)).fetchone()
-
-
-# --- pages ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("q", "kw"),
-    [("kortti", {}), ("του", {"kind": "law"}), ('"korjattu pistetulos"', {}),
-     ("revoke", {"doc": "sv-2007"}), ("spelare", {}), ("straffkort", {"lang": "sv"})],
-)  # fmt: skip
-def test_pages_neither_repeat_nor_skip_a_hit(con, q, kw):
-    whole, every = _every_hit(con, q, **kw)
-    pages = [search(con, q, limit=7, page=n, **kw) for n in range(1, -(-whole["total"] // 7) + 1)]
-    small = [h["id"] for p in pages for h in p["hits"]]
-    assert small == [h["id"] for h in every]  # the same list, cut in other places
-    assert len(set(small)) == len(small) == whole["total"] > 7
-    assert all(p["total"] == whole["total"] and p["pages"] == len(pages) for p in pages)
-    assert [p["page"] for p in pages] == list(range(1, len(pages) + 1))
-    past = search(con, q, limit=7, page=len(pages) + 1, **kw)
-    assert past["hits"] == [] and past["total"] == whole["total"] and past["page"] == len(pages) + 1
-
-
-def test_pages_of_a_search_with_looser_matches(con):
-    """When the hits with every word do not fill the first page, those with some of the
-    words follow them there and on the pages after it."""
-    q = "straffkort spelare"
-    every_word = search(con, q, limit=1)["total"]  # one a page: the hits with every word
-    first = search(con, q, limit=50)
-    assert first["mode"] == "all" and 10 < every_word < 50 < 2 * 50 < first["total"]
-    pages = [search(con, q, limit=50, page=n) for n in range(1, first["pages"] + 1)]
-    ids = [h["id"] for page in pages for h in page["hits"]]
-    assert len(ids) == len(set(ids)) == first["total"]
 
 
 def test_expand_adds_aligned_provisions(con):
@@ -581,12 +374,10 @@ SHORTCUT_CASES = [
     "q=straffkortet", "q=revokki&limit=3", "q=16B1", "q=sv-2007%2F16B1", "q=kort&doc=sv-2007",
     "q=kort&lang=sv&kind=law&limit=100", "q=kortti&kind=index", "q=kort&doc=", "q=x&q=kort",
     "q=kort&limit=%2B5", "q=kort&limit=%205", "q=kort&limit=1_0", "q=kort&expand=0",
-    "q=kort&expand=off", "q=kort&extra=1", "q=kort&limit=5&page=3", "q=kort&page=999",
-    "q=%22korjattu+pistetulos%22&page=2", "q=%22kort",  # answered by the shortcut
+    "q=kort&expand=off", "q=kort&extra=1",  # answered by the shortcut
     "q=kort&limit=0", "q=kort&limit=x", "q=kort&limit=101", "q=kort&expand=%3F", "q=",
     "limit=3", "q=kort&doc=zz-0000", "q=kort&kind=nope", "q=%22%22", "q=kort&expand=yes",
-    "q=revokki&expand=true&doc=el-2017", "q=kort&page=0", "q=kort&page=x",
-    "q=kort&page=10001",  # left to the route
+    "q=revokki&expand=true&doc=el-2017",  # left to the route
 ]  # fmt: skip
 
 
@@ -623,7 +414,7 @@ def test_search_shortcut_answers_as_the_route(ingested):
         for qs in SHORTCUT_CASES:
             assert answer(a, qs) == answer(b, qs), qs
     shortcut = {qs for qs in SHORTCUT_CASES if qs not in reached}
-    assert shortcut == set(SHORTCUT_CASES[:19])
+    assert shortcut == set(SHORTCUT_CASES[:15])
 
 
 @pytest.mark.parametrize(
@@ -638,38 +429,9 @@ def test_api_bad_input_is_400(client, params):
 
 
 def test_api_odd_input_is_answered(client):
-    for q in ['"straffkort', "straff\x00kort", "NEAR(kort", "kort*", '"straffkort spelare',
-              'straffkort"', '"NEAR(kort lag)"', '"kort*" "lag', '"title:kort"']:  # fmt: skip
+    for q in ['"straffkort', "straff\x00kort", "NEAR(kort", "kort*"]:
         r = client.get("/api/search", params={"q": q})
         assert r.status_code == 200, (q, r.text)
-
-
-def test_api_phrase_search(client, con):
-    loose = client.get("/api/search", params={"q": "korrigerad poäng", "limit": 100}).json()
-    r = client.get("/api/search", params={"q": '"korrigerad poäng"', "limit": 100})
-    assert r.status_code == 200
-    body = r.json()
-    assert body["phrases"] == ["korrigerad poäng"] and 20 < body["total"] < loose["total"]
-    assert all(_adjacent(con, h, "korriger", "poäng") for h in body["hits"])
-
-
-def test_api_pages(client):
-    params = {"q": "kortti", "limit": 10}
-    one = client.get("/api/search", params=params).json()
-    two = client.get("/api/search", params=params | {"page": 2}).json()
-    assert set(one) >= {"query", "label", "mode", "hits", "took_ms", "total", "page", "pages"}
-    assert (one["page"], two["page"]) == (1, 2) and one["total"] == two["total"] > 20
-    assert one["pages"] == -(-one["total"] // 10) and len(two["hits"]) == 10
-    assert not {h["id"] for h in one["hits"]} & {h["id"] for h in two["hits"]}
-    past = client.get("/api/search", params=params | {"page": one["pages"] + 1})
-    assert past.status_code == 200 and past.json()["hits"] == []
-    assert past.json()["total"] == one["total"]
-
-
-@pytest.mark.parametrize("page", ["0", "-1", "x", "", "1.5", str(10**30), str(MAX_PAGE + 1)])
-def test_api_bad_page_is_400_naming_it(client, page):
-    r = client.get("/api/search", params={"q": "kortti", "page": page})
-    assert r.status_code == 400 and "page" in r.json()["error"]["message"]
 
 
 def test_cli_search(ingested):
@@ -682,8 +444,3 @@ def test_cli_search(ingested):
     assert r.exit_code == 0 and "el-2017/20F5" in r.output
     r = runner.invoke(main, ["search", "--db", str(ingested[0]), "  "])
     assert r.exit_code == 1 and "empty query" in r.output
-    r = runner.invoke(main, ["search", "--db", str(ingested[0]), '"korjattu pistetulos"',
-                             "--limit", "5", "--page", "2", "--json"])  # fmt: skip
-    assert r.exit_code == 0, r.output
-    body = json.loads(r.output)
-    assert body["page"] == 2 and len(body["hits"]) == 5 and body["phrases"]

@@ -219,65 +219,6 @@ def test_search_page_groups_filters_and_suggests(client):
     assert page.select_one(".zero a[href='/compare/16B1']") is not None
 
 
-def _hit_ids(page) -> list[str]:
-    return [a["href"] for a in page.select("li.hit a.hit-link")]
-
-
-def test_search_pages_link_to_each_other_keeping_the_query_and_filters(client):
-    first = get(client, "/search?q=kortti&lang=fi&kind=law")
-    summary = first.select_one("p.summary").get_text(" ", strip=True)
-    total = int(summary.split()[0])
-    assert total > 100 and "1–50 on this page" in summary
-    assert first.select_one("nav.pager a[rel=prev]") is None
-    href = first.select_one("nav.pager a[rel=next]")["href"]
-    assert href == "/search?q=kortti&lang=fi&kind=law&page=2"
-    second = get(client, href)
-    assert "51–100 on this page" in second.select_one("p.summary").get_text(" ", strip=True)
-    assert len(_hit_ids(first)) == len(_hit_ids(second)) == 50
-    assert not set(_hit_ids(first)) & set(_hit_ids(second))
-    assert second.select_one("nav.pager a[rel=prev]")["href"] == "/search?q=kortti&lang=fi&kind=law"
-    # The JSON twin is the same page of the same search.
-    twin = client.get(second.find("link", rel="alternate")["href"]).json()
-    assert twin["page"] == 2 and twin["total"] == total
-    assert sorted(_hit_ids(second)) == sorted(f"/doc/{h['id']}" for h in twin["hits"])
-    # The last page has no next; a page past it shows the last page.
-    pages = -(-total // 50)
-    last = get(client, f"/search?q=kortti&lang=fi&kind=law&page={pages}")
-    assert last.select_one("nav.pager a[rel=next]") is None
-    past = get(client, "/search?q=kortti&lang=fi&kind=law&page=9999")
-    assert f"Page {pages} of {pages}" in past.select_one("nav.pager").get_text()
-    assert _hit_ids(past) == _hit_ids(last)
-    # An expanded search keeps its switch from page to page.
-    expanded = get(client, "/search?q=kortti&expand=true")
-    assert "expand=true" in expanded.select_one("nav.pager a[rel=next]")["href"]
-
-
-@pytest.mark.parametrize("page", ["0", "-2", "x", "1.5", "99999999999999999999", " "])
-def test_search_page_refuses_a_bad_page_number_plainly(client, page):
-    r = client.get("/search", params={"q": "kortti", "page": page})
-    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
-    html = BeautifulSoup(r.text, "html.parser")
-    assert "page must be a whole number" in html.select_one("p.error").get_text()
-    assert html.select_one("#s-q")["value"] == "kortti"  # the form is still there
-
-
-def test_search_page_phrase(client):
-    loose = get(client, "/search?q=korjattu+pistetulos")
-    page = get(client, '/search?q="korjattu+pistetulos"')
-    summary = page.select_one("p.summary")
-    assert summary.find("q").get_text() == "korjattu pistetulos" and "phrase" in summary.get_text()
-    counts = [int(p.select_one("p.summary").get_text().split()[0]) for p in (page, loose)]
-    assert 0 < counts[0] < counts[1]
-    assert set(_hit_ids(page)) < set(_hit_ids(loose)) | set(
-        _hit_ids(get(client, "/search?q=korjattu+pistetulos&page=2"))
-    )
-    for q in ('"', '""', '"korjattu', '"NEAR(korjattu pistetulos)"', '"*" "('):
-        r = client.get("/search", params={"q": q})
-        assert r.status_code in (200, 400), (q, r.status_code)
-        if r.status_code == 400:
-            assert BeautifulSoup(r.text, "html.parser").select_one("p.error").get_text()
-
-
 def test_search_zero_results_suggests_a_glossary_term(client, con):
     # "revoke" is a glossary concept; restricted to definitions of et-1930s nothing matches.
     page = get(client, "/search?q=revoke&doc=et-1930s&kind=definition")

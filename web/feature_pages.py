@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from functools import partial
 from itertools import groupby
 from typing import Annotated
 
@@ -25,8 +24,6 @@ from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
-#: Hits on a page of search results.
-PAGE_HITS = 50
 #: What the search page's kind filter offers (value, shown as).
 KINDS = (
     ("law", "law text"),
@@ -53,20 +50,6 @@ def _suggestions(con, q: str) -> dict:
     return out
 
 
-def _search_twin(q: str, doc: str, lang: str, kind: str, expand: bool, page: str) -> str:
-    """The search page's JSON twin: the same search and page in the API."""
-    return query_url(
-        "/api/search",
-        q=q,
-        doc=doc,
-        lang=lang,
-        kind=kind,
-        expand="true" if expand else None,
-        limit=PAGE_HITS,
-        page=None if page == "1" else page,
-    )
-
-
 @router.get("/search", response_class=HTMLResponse)
 def search_page(
     request: Request,
@@ -76,25 +59,15 @@ def search_page(
     lang: Text = "",
     kind: Text = "",
     expand: bool = False,
-    page: Text = "1",
 ) -> Response:
-    """Search results grouped by document, with filters and the cross-language switch,
-    :data:`PAGE_HITS` a page with links to the next and previous pages (which keep the
-    query and the filters).
-
-    A page number that is no whole number from 1 to ``MAX_PAGE`` is refused with a 400
-    that says so; a page past the last shows the last.
-    """
+    """Search results grouped by document, with filters and the cross-language switch."""
     docs = store.documents(con)
-    number = int(page) if page.strip().isdecimal() else 0
     ctx: dict = {
         "q": q,
         "doc": doc,
         "lang": lang,
         "kind": kind,
         "expand": expand,
-        "page": number,
-        "per_page": PAGE_HITS,
         "docs": docs,
         "langs": sorted({d["language"] for d in docs}),
         "kinds": KINDS,
@@ -104,7 +77,9 @@ def search_page(
         "suggest": None,
         "available": True,
         "title": f"Search: {q}" if q else "Search",
-        "twin": _search_twin(q, doc, lang, kind, expand, page),
+        "twin": query_url(
+            "/api/search", q=q, doc=doc, lang=lang, kind=kind, expand="true" if expand else None
+        ),
     }
     fn = feature(con, search.search)
     if fn is None:
@@ -112,19 +87,15 @@ def search_page(
         return render(request, "search.html", ctx)
     if not q.strip():
         return render(request, "search.html", ctx)
-    if not 1 <= number <= search.MAX_PAGE:
-        ctx["error"] = f"page must be a whole number from 1 to {search.MAX_PAGE}, not {page!r}"
-        return render(request, "search.html", ctx, status_code=400)
-    run = partial(fn, con, q, doc=doc or None, lang=lang or None, kind=kind or None, expand=expand)
+    from lawgraph.store.search import SearchError
+
     try:
-        result = run(limit=PAGE_HITS, page=number)
-        if number > result["pages"]:
-            result = run(limit=PAGE_HITS, page=result["pages"])
-    except search.SearchError as exc:
+        result = fn(
+            con, q, doc=doc or None, lang=lang or None, kind=kind or None, limit=50, expand=expand
+        )
+    except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
-    ctx["page"] = result["page"]
-    ctx["twin"] = _search_twin(q, doc, lang, kind, expand, str(result["page"]))
     order = {d["id"]: i for i, d in enumerate(docs)}
     lang_of = {d["id"]: d["language"] for d in docs}
     hits = sorted(result["hits"], key=lambda h: order.get(h["doc"], 99))

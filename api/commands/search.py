@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from lawgraph.store.search import KIND_FILTERS, MAX_LIMIT, MAX_PAGE, SearchError, search
+from lawgraph.store.search import KIND_FILTERS, MAX_LIMIT, SearchError, search
 
 from .options import DB_OPTION, open_db
 
@@ -26,9 +26,6 @@ _MARK = re.compile(r"</?mark>")
 )
 @click.option("--limit", type=click.IntRange(1, MAX_LIMIT), default=10, show_default=True)
 @click.option(
-    "--page", type=click.IntRange(1, MAX_PAGE), default=1, help="Which page of LIMIT hits."
-)
-@click.option(
     "--expand", is_flag=True, help="Translate through the glossary; add aligned provisions."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -39,17 +36,13 @@ def search_cmd(
     lang: str | None,
     kind: str | None,
     limit: int,
-    page: int,
     expand: bool,
     as_json: bool,
 ) -> None:
-    """Search every book for QUERY (words in any language, "a phrase" in double quotes
-    for its words next to each other, or a provision label)."""
+    """Search every book for QUERY (words in any language, or a provision label)."""
     con = open_db(db)
     try:
-        result = search(
-            con, query, doc=doc, lang=lang, kind=kind, limit=limit, expand=expand, page=page
-        )
+        result = search(con, query, doc=doc, lang=lang, kind=kind, limit=limit, expand=expand)
     except SearchError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -63,11 +56,7 @@ def search_cmd(
         if text:
             click.echo(f"    {text}")
     label = f", label {result['label']}" if result.get("label") else ""
-    pages = f", page {result['page']} of {result['pages']}" if result["pages"] > 1 else ""
-    click.echo(
-        f"{len(result['hits'])} of {result['total']} hits{pages}{label} "
-        f"in {result['took_ms']:.1f} ms"
-    )
+    click.echo(f"{len(result['hits'])} hits{label} in {result['took_ms']:.1f} ms")
 
 
 COMMANDS: list[click.Command] = [search_cmd]

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lawgraph.store.deps import snapshot
-from lawgraph.store.search import MAX_LIMIT, MAX_PAGE, SearchError, search
+from lawgraph.store.search import MAX_LIMIT, SearchError, search
 from lawgraph.store.serving import StoreChanged
 
 from ..middleware import CANCEL_KEY, SNAPSHOT_KEY
@@ -59,17 +59,11 @@ class SearchHit(BaseModel):
 
 
 class SearchResult(BaseModel):
-    """The answer to a search: one page of hits."""
+    """The answer to a search."""
 
     query: str
     label: str | None = Field(None, description="canonical label when the query names one")
     mode: str = Field(description="label, all (every word matched), any, translation, none")
-    phrases: list[str] = Field(
-        description="the quoted phrases searched as phrases (their words next to each other)"
-    )
-    total: int = Field(description="hits on every page (aligned provisions not counted)")
-    page: int = Field(description="this page (past the last page there are no hits)")
-    pages: int = Field(description="pages of `limit` hits (at least one)")
     hits: list[SearchHit]
     took_ms: float
 
@@ -77,15 +71,12 @@ class SearchResult(BaseModel):
 @router.get(PATH, response_model=SearchResult, response_model_exclude_none=True, responses=ERRORS)
 async def search_route(
     request: Request,
-    q: Annotated[
-        str, Query(description='words in any language, "a phrase" in quotes, or a provision label')
-    ] = "",
+    q: Annotated[str, Query(description="words in any language, or a provision label")] = "",
     doc: Annotated[str | None, Query(description="only this document")] = None,
     lang: Annotated[str | None, Query(description="only this language: fi, sv, el, et")] = None,
     kind: Annotated[str | None, Query(description="law, definition, index, topic or other")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
     expand: Annotated[bool, Query(description="add translations and aligned provisions")] = False,
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="which page of `limit` hits")] = 1,
 ) -> JSONResponse:
     """Language-aware full-text search over every book, or a jump to a provision label."""
     snap = snapshot(request)
@@ -100,7 +91,6 @@ async def search_route(
                 kind=kind or None,
                 limit=limit,
                 expand=expand,
-                page=page,
             )
 
     try:
@@ -124,7 +114,6 @@ class SearchParams(BaseModel):
     kind: str | None = None
     limit: int = Field(20, ge=1, le=MAX_LIMIT)
     expand: bool = False
-    page: int = Field(1, ge=1, le=MAX_PAGE)
 
 
 class SearchShortcut:
@@ -166,13 +155,7 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
     try:
         with snap.connection(scope.get(CANCEL_KEY)) as con:
             result = search(
-                con,
-                p.q,
-                doc=p.doc or None,
-                lang=p.lang or None,
-                kind=p.kind or None,
-                limit=p.limit,
-                page=p.page,
+                con, p.q, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=p.limit
             )
     except (SearchError, StoreChanged):  # the route's error handlers answer these
         return None

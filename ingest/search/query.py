@@ -13,24 +13,17 @@ How a query is matched:
    its lemma from ``lemma_forms`` (if the corpus has the word) and the lemmas of corpus
    words with the same Snowball stem. A word the corpus does not have also matches by
    its stem as a prefix and, if it is a compound of corpus words, by its parts.
-3. Words in double quotes (``"korjattu pistetulos"``, or typographic quotes) are a
-   phrase (:func:`query_units`): an FTS5 phrase query whose words must stand next to each
-   other in that order, each matched by its alternatives as above, in the columns that
-   keep the text's word order (:class:`PhraseMatch`). Compound parts have no place in a
-   text, so inside a phrase a word does not match by them.
-4. Groups and phrases are joined with AND; if that finds fewer than ``limit`` hits, the
-   hits of the OR of them follow. Ranking is FTS5 BM25 with the column weights of
+3. Groups are joined with AND; if that finds fewer than ``limit`` hits, the OR of the
+   groups fills the list below them. Ranking is FTS5 BM25 with the column weights of
    :data:`WEIGHTS` (titles count more than bodies, surface forms more than compound
    parts).
-5. Provision text comes first: a subject-index entry or a chapter heading that matches
+4. Provision text comes first: a subject-index entry or a chapter heading that matches
    brings the provisions it points to (the index entry's targets, the chapter's laws)
    into the list at its place, a little below it (:data:`POINTED_WEIGHT`), with the
    entry as their ``see_also``; the entries themselves go below every provision.
-6. ``expand=True`` also searches the glossary translations of the query (their hits
-   follow the query's own hits when those are fewer than ``limit``) and adds, after each
-   hit, its aligned provisions in the other documents (:mod:`ingest.search.expand`).
-7. The whole list is ranked, then cut into pages of ``limit`` hits, so that the pages of
-   a query neither repeat nor skip a hit; ``total`` counts the hits of every page.
+5. ``expand=True`` also searches the glossary translations of the query (their hits
+   fill the list below the query's own hits) and adds, after each hit, its aligned
+   provisions in the other documents (:mod:`ingest.search.expand`).
 
 User text never reaches ``MATCH`` as such: only word pieces (letters and digits) are
 quoted into the expression, so FTS syntax in a query is just punctuation.
@@ -42,9 +35,6 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from itertools import product
-from math import prod
-from operator import itemgetter
 from typing import Any
 
 from lawgraph.ingest import nlp
@@ -59,8 +49,6 @@ from .tables import SearchTables, search_tables
 MAX_QUERY_CHARS = 1000
 MAX_WORDS = 32
 MAX_LIMIT = 100
-#: The highest page number a search accepts (far past the last page of any query).
-MAX_PAGE = 10_000
 MIN_PREFIX = 4
 LABEL_SCORE = 1000.0
 #: BM25 weights of the columns of ``search_fts``: node, doc, lang, kind (unindexed),
@@ -81,15 +69,6 @@ POINTERS = frozenset({"index_term", "chapter"})
 LAW_KINDS = frozenset({"law", "section", "subsection", "item", "subitem"})
 #: A pointed-to provision's score relative to the entry pointing to it.
 POINTED_WEIGHT = 0.9
-#: What opens or closes a phrase: the ASCII double quote and the typographic ones
-#: (”…” in Finnish and Swedish, „…“ in Estonian, «…» in Greek, “…”).
-QUOTES = '"\u201c\u201d\u201e\u00ab\u00bb'
-#: The columns that keep a text's words in order: its folded surface words and their
-#: lemmas, token for token (``parts`` does not).
-ORDERED_COLUMNS = "{title body title_lemmas body_lemmas}"
-#: At most this many sequences of alternatives a phrase tries.
-MAX_PHRASE_VARIANTS = 64
-_QUOTE = re.compile(f"[{QUOTES}]")
 _ID_RE = re.compile(r"^\s*([a-z]{2}-\d{4}s?)\s*/\s*(\S.*)$")
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
@@ -107,7 +86,6 @@ class WordMatch:
     prefixes: set[str] = field(default_factory=set)
     compounds: set[tuple[str, str]] = field(default_factory=set)
     known: bool = False
-    lemmas: set[str] = field(default_factory=set)  # its own lemmas (a word the corpus has)
 
     def expr(self) -> str:
         """The FTS5 expression of the group (tokens are word pieces: safe to quote)."""
@@ -115,73 +93,6 @@ class WordMatch:
         alts += [f'"{p}"*' for p in sorted(self.prefixes)]
         alts += [f'("{a}" AND "{b}")' for a, b in sorted(self.compounds)]
         return "(" + " OR ".join(alts) + ")"
-
-    def in_phrase(self) -> list[str]:
-        """The word's alternatives inside a phrase, likeliest first: the word itself, its
-        own lemmas, the other lemmas sharing its stem, its stem as a prefix."""
-        alts = [self.word, *sorted(self.lemmas), *sorted(self.tokens - self.lemmas)]
-        return [f'"{t}"' for t in dict.fromkeys(alts)] + [f'"{p}"*' for p in sorted(self.prefixes)]
-
-
-@dataclass
-class PhraseMatch:
-    """Words that must stand next to each other in this order (a quoted phrase).
-
-    A text keeps its words in order in two kinds of columns, its surface words and their
-    lemmas (token for token), and a phrase matches inside one column. So the phrase is
-    the OR of its sequences of one alternative per word (:meth:`WordMatch.in_phrase`),
-    each an FTS5 phrase, in those columns: ``"korjatun pistetuloksen"`` also finds
-    ``korjattu pistetulos`` through the lemmas.
-    """
-
-    words: list[WordMatch]
-
-    def expr(self) -> str:
-        """The FTS5 expression of the phrase (``"a" + "b"`` is an FTS5 phrase)."""
-        return f"({ORDERED_COLUMNS} : ({_sequences([w.in_phrase() for w in self.words])}))"
-
-
-def _sequences(options: list[list[str]]) -> str:
-    """The OR of the FTS5 phrases made of one alternative per position.
-
-    While there would be more than :data:`MAX_PHRASE_VARIANTS` of them, the position
-    with the most alternatives loses its last (least likely) one; the first alternative
-    of every position is kept.
-    """
-    options = [list(o) for o in options]
-    while prod(len(o) for o in options) > MAX_PHRASE_VARIANTS:
-        max(options, key=len).pop()
-    return " OR ".join(" + ".join(seq) for seq in product(*options))
-
-
-def query_units(q: str) -> list[tuple[str, ...]]:
-    """Split a query into what must match, in order: quoted phrases and single words.
-
-    Quote marks (:data:`QUOTES`) pair up from the left; the folded words between a pair
-    are a phrase. A quote mark left without a pair, a phrase of one word and an empty
-    phrase leave plain words (or nothing). Repeated units count once, and the units are
-    cut at :data:`MAX_WORDS` words in all. A query without quotes gives its distinct
-    words, one unit each.
-
-    >>> query_units('kortti "Korjattu  pistetulos" kortti "(ks. 12)" "lag')
-    [('kortti',), ('korjattu', 'pistetulos'), ('ks', '12'), ('lag',)]
-    """
-    parts = _QUOTE.split(q)
-    units: list[tuple[str, ...]] = []
-    for i, part in enumerate(parts):
-        words = query_words(part)
-        if i % 2 and i < len(parts) - 1 and len(words) > 1:
-            units.append(tuple(words))
-        else:
-            units.extend((w,) for w in words)
-    cut: list[tuple[str, ...]] = []
-    room = MAX_WORDS
-    for unit in dict.fromkeys(units):
-        if room <= 0:
-            break
-        cut.append(unit[:room])
-        room -= len(unit)
-    return list(dict.fromkeys(cut))
 
 
 @dataclass
@@ -193,12 +104,11 @@ class Request:
     lang: str | None
     kind: str | None
     limit: int
-    page: int
     expand: bool
     langs: dict[str, str]  # document id -> language
 
 
-def _check(con, q, doc, lang, kind, limit, page, expand) -> Request:
+def _check(con, q, doc, lang, kind, limit, expand) -> Request:
     if q is None or not isinstance(q, str):
         raise SearchError("missing query: give a word, a phrase or a provision label")
     if len(q) > MAX_QUERY_CHARS:
@@ -216,10 +126,9 @@ def _check(con, q, doc, lang, kind, limit, page, expand) -> Request:
         raise SearchError(f"unknown kind {kind!r} (known: {', '.join(KIND_FILTERS)})")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
-    if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
-        raise SearchError(f"page must be a whole number from 1 to {MAX_PAGE}, not {page!r}")
-    kind = KIND_FILTERS.get(kind) if kind else None
-    return Request(q, doc, lang, kind, limit, page, bool(expand), langs)
+    return Request(
+        q, doc, lang, KIND_FILTERS.get(kind) if kind else None, limit, bool(expand), langs
+    )
 
 
 def _query_langs(req: Request, words: list[str]) -> list[str]:
@@ -241,8 +150,7 @@ def analyse_word(con: sqlite3.Connection, word: str, langs: list[str]) -> WordMa
     m = WordMatch(word, {word})
     rows = [(lang, *t.forms[(lang, word)]) for lang in sorted(langs) if (lang, word) in t.forms]
     stems = {lang: stem for lang, _, stem in rows}
-    m.lemmas = {lemma for _, lemma, _ in rows}
-    m.tokens.update(m.lemmas)
+    m.tokens.update(lemma for _, lemma, _ in rows)
     m.known = bool(rows)
     if not m.known:
         stems = {lang: nlp.stem(lang, word) for lang in langs}
@@ -273,14 +181,13 @@ def _vocabulary(t: SearchTables, lang: str, word: str):
 _SCORE = f"-bm25(search_fts, {', '.join(map(str, WEIGHTS))}) AS score"
 
 
-def _match(con: sqlite3.Connection, expr: str, req: Request) -> list[tuple]:
-    """Every match of ``expr`` that passes the filters, as (node id, score), best first."""
+def _match(con: sqlite3.Connection, expr: str, req: Request, limit: int) -> list[tuple]:
     if not (req.doc or req.lang or req.kind):
         # Without a filter the rows' nodes come from memory: reading the node column
         # loads each matching row's whole stored text (a third of the query's time).
         nodes = search_tables(con).fts_nodes
         sql = f"SELECT rowid, {_SCORE} FROM search_fts WHERE search_fts MATCH ? "
-        rows = con.execute(sql + "ORDER BY score DESC", (expr,)).fetchall()
+        rows = con.execute(sql + "ORDER BY score DESC LIMIT ?", (expr, limit)).fetchall()
         return [(nodes[rowid], score) for rowid, score in rows]
     sql = f"SELECT node, {_SCORE} FROM search_fts WHERE search_fts MATCH ?"
     args: list = [expr]
@@ -288,25 +195,20 @@ def _match(con: sqlite3.Connection, expr: str, req: Request) -> list[tuple]:
         if value:
             sql += f" AND {col} = ?"
             args.append(value)
-    sql += " ORDER BY score DESC"
+    sql += " ORDER BY score DESC LIMIT ?"
+    args.append(limit)
     return con.execute(sql, args).fetchall()
 
 
 def _append(con: sqlite3.Connection, req: Request, scored: list, expr: str) -> int:
-    """Add the matches of ``expr`` not yet in ``scored``, ranked below them; return how many.
-
-    Only when ``scored`` has fewer hits than a page holds: the matches of a looser
-    expression (some words, translations) follow when the stricter ones do not fill the
-    first page, and then on every page after it.
-    """
+    """Add the matches of ``expr`` not yet in ``scored``, ranked below them; return how many."""
     if len(scored) >= req.limit:
         return 0
     seen = {s[0] for s in scored}
-    new = [s for s in _match(con, expr, req) if s[0] not in seen]
-    if scored:
-        cap = min(s[1] for s in scored) * 0.99
-        new = [(node_id, score if score < cap else cap) for node_id, score in new]
-    scored.extend(new)
+    floor = min((s[1] for s in scored), default=None)
+    new = [s for s in _match(con, expr, req, req.limit) if s[0] not in seen]
+    for node_id, score in new:
+        scored.append((node_id, min(score, floor * 0.99) if floor is not None else score))
     return len(new)
 
 
@@ -371,43 +273,39 @@ def _text_first(
     if req.kind not in (None, "law") or not scored:
         return scored, see_also
     t = search_tables(con)
-    nodes = t.nodes
-    best: dict[str, tuple] = {}  # provision -> its best row, in the order first met
+    text: list[tuple] = []
     pointers: list[tuple] = []
-    for row in scored:
-        node = nodes.get(row[0])
-        if node is None or node.kind not in POINTERS:
-            if row[0] not in best or row[1] > best[row[0]][1]:
-                best[row[0]] = row
+    for node_id, score, *rest in scored:
+        kind = t.nodes[node_id].kind if node_id in t.nodes else ""
+        if kind not in POINTERS:
+            text.append((node_id, score, *rest))
             continue
         if req.kind is None:
-            pointers.append(row[:2])
-        for target in _pointed(t, row[0]):
-            see_also.setdefault(target, []).append(row[0])
-            score = row[1] * POINTED_WEIGHT
-            if target not in best or score > best[target][1]:
-                best[target] = (target, score)
+            pointers.append((node_id, score))
+        for target in _pointed(t, node_id):
+            see_also.setdefault(target, []).append(node_id)
+            text.append((target, score * POINTED_WEIGHT))
+    best: dict[str, tuple] = {}
+    for row in text:
+        if row[0] not in best or row[1] > best[row[0]][1]:
+            best[row[0]] = row
     if req.kind == "law":
-        best = {k: v for k, v in best.items() if k in nodes and nodes[k].kind in LAW_KINDS}
-    ranked = sorted(best.values(), key=itemgetter(1), reverse=True)
-    if ranked:  # below the lowest provision
-        cap = ranked[-1][1] * 0.99
-        pointers = [(node_id, score if score < cap else cap) for node_id, score in pointers]
-    return ranked + pointers, {k: v for k, v in see_also.items() if k in best}
+        best = {k: v for k, v in best.items() if k in t.nodes and t.nodes[k].kind in LAW_KINDS}
+    ranked = sorted(best.values(), key=lambda row: -row[1])
+    floor = min((row[1] for row in ranked), default=None)
+    for node_id, score in pointers:
+        ranked.append((node_id, min(score, floor * 0.99) if floor is not None else score))
+    return ranked, {k: v for k, v in see_also.items() if k in best}
 
 
-def _highlight(
-    con: sqlite3.Connection, groups: list[WordMatch], langs: list[str], compounds: bool = True
-) -> Highlight:
-    """What to mark for these word groups: the surface forms of their tokens (and, with
-    ``compounds``, of the compound words the tokens are part of) and their prefixes."""
+def _highlight(con: sqlite3.Connection, groups: list[WordMatch], langs: list[str]) -> Highlight:
     tokens = sorted({t for g in groups for t in g.tokens})
     hl = Highlight(set(tokens), tuple(sorted({p for g in groups for p in g.prefixes})))
     t = search_tables(con)
     for lang in langs:  # the surface forms of the tokens and of compounds they are part of
         for token in tokens:
             hl.surfaces.update(t.surfaces.get((lang, token), ()))
-            for word in t.compounds.get((lang, token), ()) if compounds else ():
+            for word in t.compounds.get((lang, token), ()):
                 hl.surfaces.update(t.surfaces.get((lang, word), ()))
     return hl
 
@@ -446,105 +344,77 @@ def search(
     kind: str | None = None,
     limit: int = 20,
     expand: bool = False,
-    page: int = 1,
 ) -> dict:
     """Search the corpus.
 
     Args:
         con: a read-only store connection.
-        q: what the user typed: words in any of the languages, phrases in double quotes
-            (:func:`query_units`), or a provision label.
+        q: what the user typed: words in any of the languages, or a provision label.
         doc: only this document.
         lang: only documents in this language (``fi``, ``sv``, ``el``, ``et``).
         kind: only this kind of node: ``law`` (law text), ``definition``, ``index``
             (index terms), ``topic`` or ``other`` (prefaces, chapter headings).
-        limit: the number of hits a page (1 to :data:`MAX_LIMIT`), aligned provisions
-            added by ``expand`` not counted.
+        limit: the number of hits (1 to :data:`MAX_LIMIT`), aligned provisions added by
+            ``expand`` not counted.
         expand: translate the query through the glossary and add, after each hit, its
             aligned provisions in the other documents (those carry ``via``: the hit's id).
-        page: which page of ``limit`` hits (1 to :data:`MAX_PAGE`); a page past the last
-            has no hits.
 
     Returns:
-        ``{"query", "label", "mode", "phrases", "total", "page", "pages", "hits": [{"id",
-        "doc", "lang", "kind", "label", "law", "title", "snippet", "score", ("targets"),
-        ("via"), ("see_also": [{"id", "title"}])}], "took_ms"}``; ``see_also`` lists the
-        index entries and chapter headings that brought a provision into the list or
-        point to it. The snippet is HTML-escaped with matches in ``<mark>``; ``label`` is
-        the canonical label when the query names a provision; ``mode`` is ``label``,
-        ``all`` (every word and phrase matched), ``any`` (some), ``translation`` (only
-        glossary translations matched) or ``none``; ``phrases`` are the quoted phrases
-        searched as phrases (their folded words); ``total`` counts the hits of every page
-        (aligned provisions not counted) and ``pages`` the pages of ``limit`` hits (at
-        least one).
+        ``{"query", "label", "mode", "hits": [{"id", "doc", "lang", "kind", "label",
+        "law", "title", "snippet", "score", ("targets"), ("via"), ("see_also": [{"id", "title"}])}],
+        "took_ms"}``; ``see_also`` lists the index entries and chapter headings that
+        brought a provision into the list or point to it. The
+        snippet is HTML-escaped with matches in ``<mark>``; ``label`` is the canonical
+        label when the query names a provision; ``mode`` is ``label``, ``all`` (every word
+        matched), ``any`` (some words), ``translation`` (only glossary translations
+        matched) or ``none``.
 
     Raises:
         SearchError: for an empty or too long query, no searchable word, an unknown
-            document, language or kind, or a limit or page out of range.
+            document, language or kind, or a limit out of range.
     """
     t0 = time.perf_counter()
-    req = _check(con, q, doc, lang, kind, limit, page, expand)
+    req = _check(con, q, doc, lang, kind, limit, expand)
     result: dict[str, Any] = {
         "query": req.q,
         "label": None,
         "mode": "none",
-        "phrases": [],
-        "total": 0,
-        "page": req.page,
-        "pages": 1,
         "hits": [],
         "took_ms": 0.0,
     }
     if not search_tables(con).indexed:
         result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return result
-    label_doc, label = _label(" ".join(_QUOTE.sub(" ", req.q).split()))
+    label_doc, label = _label(req.q)
     scored = _label_hits(con, req, label_doc, label) if label else []
     label_hits = bool(scored)
-    units: list[WordMatch | PhraseMatch]
     if label_hits and label is not None:
         result["label"], result["mode"] = label, "label"
         words = query_words(label)
-        units = [WordMatch(" ".join(words), {" ".join(words)})]
+        groups = [WordMatch(" ".join(words), {" ".join(words)})]
     else:
-        parts = query_units(req.q)
-        words = list(dict.fromkeys(w for part in parts for w in part))
+        words = list(dict.fromkeys(query_words(req.q)))[:MAX_WORDS]
         if not words:
             raise SearchError(f"no word to search for in {req.q!r}: give letters or digits")
         langs = _query_langs(req, words)
-        matches = {w: analyse_word(con, w, langs) for w in words}
-        units = [
-            matches[part[0]] if len(part) == 1 else PhraseMatch([matches[w] for w in part])
-            for part in parts
-        ]
-        result["phrases"] = [" ".join(part) for part in parts if len(part) > 1]
+        groups = [analyse_word(con, w, langs) for w in words]
     alts: list[str] = []
     alt_groups: list[WordMatch] = []
     alt_langs: list[str] = []
     if req.expand and not scored:
         alts, alt_groups, alt_langs = glossary_alternatives(con, req.q, words, analyse_word)
-    if _append(con, req, scored, " AND ".join(u.expr() for u in units)) and not label_hits:
+    if _append(con, req, scored, " AND ".join(g.expr() for g in groups)) and not label_hits:
         result["mode"] = "all"
-    if len(units) > 1 and _append(con, req, scored, " OR ".join(u.expr() for u in units)):
+    if len(groups) > 1 and _append(con, req, scored, " OR ".join(g.expr() for g in groups)):
         result["mode"] = "any" if result["mode"] == "none" else result["mode"]
     if alts and _append(con, req, scored, " OR ".join(alts)):
         result["mode"] = "translation" if result["mode"] == "none" else result["mode"]
     see_also: dict[str, list[str]] = {}
     if not label_hits:
         scored, see_also = _text_first(con, req, scored)
-    result["total"] = len(scored)
-    result["pages"] = max(1, -(-len(scored) // req.limit))
-    start = (req.page - 1) * req.limit
-    scored = scored[start : start + req.limit]
+    scored = scored[: req.limit]
     hl_langs = sorted(set(req.langs.values()) if req.expand else _query_langs(req, words))
-    hl_langs = sorted(set(hl_langs) | set(alt_langs))
-    plain = [u for u in units if isinstance(u, WordMatch)]
-    hl = _highlight(con, plain + alt_groups, hl_langs)
-    hl.phrases = tuple(
-        tuple(_highlight(con, [w], hl_langs, compounds=False) for w in u.words)
-        for u in units
-        if isinstance(u, PhraseMatch)
-    )
+    hl = _highlight(con, groups + alt_groups, sorted(set(hl_langs) | set(alt_langs)))
     if req.expand:
         scored = [s for s in aligned_hits(con, scored) if _passes(req, s[0])]
     result["label"] = label if result["mode"] == "label" else None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,28 +23,14 @@ def _fold(word: str) -> str:
 
 @dataclass
 class Highlight:
-    """What to mark: folded surface forms, prefixes for words matched by prefix, and
-    phrases (one :class:`Highlight` per word), marked only where their words stand in a
-    row."""
+    """What to mark: folded surface forms, and prefixes for words matched by prefix."""
 
     surfaces: set[str] = field(default_factory=set)
     prefixes: tuple[str, ...] = ()
-    phrases: tuple[tuple[Highlight, ...], ...] = ()
 
     def matches(self, folded: str) -> bool:
-        """Whether a folded word of the text is a match of the query (phrases aside)."""
+        """Whether a folded word of the text is a match of the query."""
         return folded in self.surfaces or (bool(self.prefixes) and folded.startswith(self.prefixes))
-
-    def positions(self, words: Sequence[str]) -> set[int]:
-        """The indices of the folded ``words`` to mark: every match of a single word, and
-        every run of words that matches a phrase word for word."""
-        out = {i for i, word in enumerate(words) if self.matches(word)}
-        for phrase in self.phrases:
-            n = len(phrase)
-            for i in range(len(words) - n + 1):
-                if all(part.matches(words[i + j]) for j, part in enumerate(phrase)):
-                    out.update(range(i, i + n))
-        return out
 
 
 def snippet(text: str, hl: Highlight, window: int = WINDOW) -> str:
@@ -63,13 +48,12 @@ def snippet(text: str, hl: Highlight, window: int = WINDOW) -> str:
         return _snippet_by_word(text, hl, window)  # folding moved characters: word by word
     if not t.words:
         return html.escape(text.strip())
-    marks = hl.positions(t.words) if hl.phrases else None
-    first = t.first_match(hl) if marks is None else min(marks, default=None)
+    first = t.first_match(hl)
     start = max(0, first - LEAD) if first is not None else 0
     more = len(t.words) > start + window
     if not more:  # near the end: show a whole window if the text has one
         start = max(0, min(start, len(t.words) - window))
-    return t.render(start, min(start + window, len(t.words)), more, hl, marks)
+    return t.render(start, min(start + window, len(t.words)), more, hl)
 
 
 @dataclass(frozen=True)
@@ -100,24 +84,14 @@ class _Pieces:
                 return i
         return None
 
-    def render(
-        self, start: int, stop: int, more: bool, hl: Highlight, marks: set[int] | None = None
-    ) -> str:
-        """Words ``start`` to ``stop`` (exclusive), matches marked, ``…`` at a cut.
-
-        ``marks`` are the indices of the words to mark when the query has a phrase
-        (:meth:`Highlight.positions`); without it a word is marked if ``hl`` matches it.
-        """
+    def render(self, start: int, stop: int, more: bool, hl: Highlight) -> str:
+        """Words ``start`` to ``stop`` (exclusive), matches marked, ``…`` at a cut."""
         surfaces, prefixes = hl.surfaces, hl.prefixes  # what hl.matches(word) asks, inline
         full, at = self.full, self.at
         seg = at[start][0] if start > 0 else 0
         out = ["… " if start > 0 else ""]
         for i, word in enumerate(self.words[start:stop], start):
-            if (
-                i in marks
-                if marks is not None
-                else word in surfaces or (prefixes and word.startswith(prefixes))
-            ):
+            if word in surfaces or (prefixes and word.startswith(prefixes)):
                 a, b = at[i]
                 out += (full[seg:a], "<mark>", full[a:b], "</mark>")
                 seg = b
@@ -160,17 +134,11 @@ def _snippet_by_word(text: str, hl: Highlight, window: int = WINDOW) -> str:
     words = WORD.finditer(text)
     spans: list[tuple[int, int]] = []
     first = None
-    marks = None
-    if hl.phrases:  # a phrase is marked only where all its words stand: read them all
-        spans = [m.span() for m in words]
-        marks = hl.positions([_fold(text[a:b]) for a, b in spans])
-        first = min(marks, default=None)
-    else:
-        for m in words:
-            spans.append(m.span())
-            if hl.matches(_fold(m.group())):
-                first = len(spans) - 1
-                break
+    for m in words:
+        spans.append(m.span())
+        if hl.matches(_fold(m.group())):
+            first = len(spans) - 1
+            break
     if not spans:
         return html.escape(text.strip())
     start = max(0, first - LEAD) if first is not None else 0
@@ -181,15 +149,16 @@ def _snippet_by_word(text: str, hl: Highlight, window: int = WINDOW) -> str:
     more = len(spans) > start + window or next(words, None) is not None
     if not more:  # near the end: show a whole window if the text has one
         start = max(0, min(start, len(spans) - window))
+    spans = spans[start : start + window]
     out = ["… " if start > 0 else ""]
-    seg = spans[start][0] if start > 0 else 0
-    for i, (a, b) in enumerate(spans[start : start + window], start):
+    seg = spans[0][0] if start > 0 else 0
+    for a, b in spans:
         word = text[a:b]
-        if i in marks if marks is not None else hl.matches(_fold(word)):
+        if hl.matches(_fold(word)):
             out.append(html.escape(text[seg:a]))
             out.append(f"<mark>{html.escape(word)}</mark>")
             seg = b
-    end = spans[min(len(spans), start + window) - 1][1] if more else len(text)
+    end = spans[-1][1] if more else len(text)
     out.append(html.escape(text[seg:end]) + (" …" if more else ""))
     return " ".join("".join(out).split())
 

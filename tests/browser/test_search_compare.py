@@ -39,36 +39,6 @@ def test_search_in_each_language_and_open_a_hit(page, lang, query, doc, word):
     expect(page.locator("article.provision")).to_contain_text(word, ignore_case=True)
 
 
-def test_page_through_search_results_and_search_a_phrase(page):
-    page.goto("/")
-    box = page.get_by_label("Search the text")
-    box.fill("kortti")
-    box.press("Enter")
-    page.wait_for_url("**/search?q=kortti*")
-    summary = page.locator("p.summary")
-    expect(summary).to_contain_text("1–50 on this page")
-    first = page.locator("li.hit a.hit-link").evaluate_all("els => els.map(e => e.href)")
-    page.locator("nav.pager").first.get_by_role("link", name="next ›").click()
-    page.wait_for_url("**/search?q=kortti&page=2")
-    expect(summary).to_contain_text("51–100 on this page")
-    expect(page.locator("#s-q")).to_have_value("kortti")
-    second = page.locator("li.hit a.hit-link").evaluate_all("els => els.map(e => e.href)")
-    assert len(second) == 50 and not set(first) & set(second)
-    page.locator("nav.pager").first.get_by_role("link", name="‹ previous").click()
-    page.wait_for_url("**/search?q=kortti")
-    expect(summary).to_contain_text("1–50 on this page")
-    # A phrase in quotes finds its words next to each other, marked together.
-    box = page.locator("#s-q")
-    box.fill('"korjattu pistetulos"')
-    box.press("Enter")
-    page.wait_for_url("**/search?q=*korjattu*")
-    expect(summary).to_contain_text("with the phrase korjattu pistetulos word for word")
-    marks = page.locator("li.hit .snippet").first.locator("mark")
-    expect(marks).to_have_count(2)
-    expect(marks.nth(0)).to_have_text("korjattu", ignore_case=True)
-    expect(marks.nth(1)).to_have_text("pistetulos", ignore_case=True)
-
-
 def test_compare_law_16_across_four_documents(page):
     page.goto("/compare/16")
     checks = page.locator("fieldset input[name=docs]")
