@@ -44,7 +44,7 @@ def validation_message(exc: RequestValidationError) -> str:
     return "; ".join(_plain(e) for e in exc.errors()) or "invalid request"
 
 
-_PLACES = {"query": "", "path": "", "header": "header ", "cookie": "cookie ", "body": "body "}
+_PLACES = {"query": "", "path": "", "header": "header ", "cookie": "cookie ", "body": ""}
 
 
 def _plain(error: dict) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 
 from lawgraph.ingest.labels import parent_labels
+from lawgraph.ingest.store import has_table
 
 from . import align, document, documents, node
 
@@ -72,7 +73,10 @@ def title_only(con: sqlite3.Connection, doc_id: str, label: str) -> dict | None:
     for other in documents(con):
         if other["id"] == doc_id or other["edition"] != doc["edition"]:
             continue
-        twin = align.equivalent(con, law["id"], other["id"])
+        if has_table(con, "alignments"):
+            twin = align.equivalent(con, law["id"], other["id"])
+        else:  # within one edition the law number is the identity
+            twin = f"{other['id']}/{law['label']}"
         if twin is None:
             continue
         twin_label = twin.split("/", 1)[1]

@@ -60,7 +60,7 @@ def matched_terms(
         if best[0] >= MIN_TERM_P:
             scored.append((weights.get(wa, 1.0) * best[0], wa, best[1], best[0]))
     scored.sort(key=lambda x: (-x[0], x[1]))
-    sa, sb = bags.surface.get(lang_a, {}), bags.surface.get(lang_b, {})
+    sa, sb = bags.shown.get(lang_a, {}), bags.shown.get(lang_b, {})
     return [[sa.get(wa, wa), sb.get(wb, wb), round(p, 2)] for _s, wa, wb, p in scored[:TERMS]]
 
 
@@ -141,8 +141,9 @@ def why(
     if calibration.unconfirmed(relation, p):
         return (
             f"{a_id} and {b_id} carry the same label and their wording agrees only in part "
-            f"({p:.0%} likely to be equivalent): too little to rule out a rewritten rule, "
-            f"so read both before relying on either."
+            f"(score {p:.2f}, below the {calibration.TWIN_SHOW:.2f} a label twin of two "
+            f"editions needs): too little to rule out a rewritten rule, so read both before "
+            f"relying on either."
         )
     if relation == "partial":
         return (

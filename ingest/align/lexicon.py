@@ -70,30 +70,40 @@ class Bags:
 
     tokens: dict[str, list[str]] = field(default_factory=dict)
     surface: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per language, the most frequent folded word form of each lemma (the lexicon table's
+    key for looking a typed word up, accents or none)."""
+    shown: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per language, the most frequent word form of each lemma as the books write it,
-    lowercased (to show evidence)."""
+    lowercased (to show evidence: "βαλές", not "βαλεσ")."""
 
     @classmethod
     def build(cls, corpus: Corpus) -> Bags:
         """Lemmatise the own title and text of every provision (ingest time)."""
         out = cls()
         forms: dict[str, Counter] = {}
+        written: dict[str, Counter] = {}
         for p in corpus.provs.values():
             lang = corpus.docs[p.doc].language
             text = f"{p.title} {p.text}"
             words = _words(text)
             lemmas = [nlp.lemma(lang, w) for w in words]
             out.tokens[p.id] = lemmas
+            forms.setdefault(lang, Counter()).update(zip(lemmas, words, strict=True))
             shown = [w for w in nlp.shown_words(text) if _kept(nlp.fold(w))]
             if [nlp.fold(w) for w in shown] != words:
                 shown = words  # split differently: the folded forms are shown
-            forms.setdefault(lang, Counter()).update(zip(lemmas, shown, strict=True))
-        for lang, c in forms.items():
-            best: dict[str, str] = {}
-            for (lemma, word), _n in c.most_common():
-                best.setdefault(lemma, word)
-            out.surface[lang] = best
+            written.setdefault(lang, Counter()).update(zip(lemmas, shown, strict=True))
+        out.surface = {lang: _most_frequent(c) for lang, c in forms.items()}
+        out.shown = {lang: _most_frequent(c) for lang, c in written.items()}
         return out
+
+
+def _most_frequent(counts: Counter) -> dict[str, str]:
+    """Each lemma's most frequent form, from counts of (lemma, form)."""
+    best: dict[str, str] = {}
+    for (lemma, word), _n in counts.most_common():
+        best.setdefault(lemma, word)
+    return best
 
 
 def _words(text: str) -> list[str]:
