@@ -55,33 +55,29 @@ def _plain(error: dict) -> str:
     kind, ctx = error.get("type", ""), error.get("ctx") or {}
     got = error.get("input")
     shown = f", not {str(got)[:40]!r}" if isinstance(got, str | int | float) else ""
-    if kind == "missing":
-        return f"{name} is required"
-    if kind == "int_parsing":
-        return f"{name} must be a whole number{shown}"
-    if kind in ("float_parsing", "decimal_parsing"):
-        return f"{name} must be a number{shown}"
-    if kind == "bool_parsing":
-        return f"{name} must be true or false{shown}"
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        words = {
-            "greater_than_equal": "at least",
-            "greater_than": "more than",
-            "less_than_equal": "at most",
-            "less_than": "less than",
-        }[kind]
-        limit = next(iter(ctx.values()), "")
-        return f"{name} must be {words} {limit}{shown}"
-    if kind == "string_too_short":
-        return (
-            f"{name} must not be empty"
-            if ctx.get("min_length") == 1
-            else (f"{name} must have at least {ctx.get('min_length')} characters")
-        )
-    if kind == "string_too_long":
-        return f"{name} is too long (at most {ctx.get('max_length')} characters)"
-    if kind in ("literal_error", "enum"):
-        return f"{name} must be one of {ctx.get('expected', 'the listed values')}{shown}"
-    if kind == "string_pattern_mismatch":
-        return f"{name} is not in the expected form{shown}"
-    return f"{name}: {error.get('msg', 'invalid')}"
+    if kind == "string_too_short" and ctx.get("min_length") == 1:
+        kind = "empty"
+    try:
+        return _SAID[kind].format(**ctx, name=name, got=shown)
+    except (KeyError, IndexError):  # a kind not listed, or one without its context
+        return f"{name}: {error.get('msg', 'invalid')}"
+
+
+_SAID = {
+    "missing": "{name} is required",
+    "int_parsing": "{name} must be a whole number{got}",
+    "float_parsing": "{name} must be a number{got}",
+    "decimal_parsing": "{name} must be a number{got}",
+    "bool_parsing": "{name} must be true or false{got}",
+    "greater_than_equal": "{name} must be at least {ge}{got}",
+    "greater_than": "{name} must be more than {gt}{got}",
+    "less_than_equal": "{name} must be at most {le}{got}",
+    "less_than": "{name} must be less than {lt}{got}",
+    "empty": "{name} must not be empty",
+    "string_too_short": "{name} must have at least {min_length} characters",
+    "string_too_long": "{name} is too long (at most {max_length} characters)",
+    "literal_error": "{name} must be one of {expected}{got}",
+    "enum": "{name} must be one of {expected}{got}",
+    "string_pattern_mismatch": "{name} is not in the expected form{got}",
+}
+"""What each kind of validation error says (``ctx`` fills the limits)."""

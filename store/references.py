@@ -14,7 +14,7 @@ import sqlite3
 
 from .title_only import title_only
 
-__all__ = ["UNRESOLVED_WORDS", "cited_by", "cites", "subtree_ids", "unresolved"]
+__all__ = ["UNRESOLVED_WORDS", "cited_by", "cites", "subtree_ids", "subtree_rows", "unresolved"]
 
 #: What each unresolved reason (:func:`ingest.cite.resolve.resolve_span`) means, in words.
 UNRESOLVED_WORDS = {
@@ -25,17 +25,23 @@ UNRESOLVED_WORDS = {
 }
 
 _SUBTREE = """
-WITH RECURSIVE sub(id) AS (
-  SELECT id FROM nodes WHERE id = ?
-  UNION ALL SELECT n.id FROM nodes n JOIN sub ON n.parent = sub.id
+WITH RECURSIVE sub(id, depth) AS (
+  SELECT id, 0 FROM nodes WHERE id = ?
+  UNION ALL SELECT n.id, sub.depth + 1 FROM nodes n JOIN sub ON n.parent = sub.id
 )
-SELECT id FROM sub
+SELECT n.*, sub.depth FROM nodes n JOIN sub ON n.id = sub.id ORDER BY n.ord
 """
 
 
+def subtree_rows(con: sqlite3.Connection, node_id: str) -> list[sqlite3.Row]:
+    """The node's row and the rows of everything under it, in document order, each with
+    its ``depth`` below the node."""
+    return con.execute(_SUBTREE, (node_id,)).fetchall()
+
+
 def subtree_ids(con: sqlite3.Connection, node_id: str) -> list[str]:
-    """The node's id and the ids of everything under it."""
-    return [r[0] for r in con.execute(_SUBTREE, (node_id,))]
+    """The node's id and the ids of everything under it, in document order."""
+    return [r["id"] for r in subtree_rows(con, node_id)]
 
 
 def _marks(ids: list[str]) -> str:
@@ -69,17 +75,7 @@ def cites(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[dict
     for r in rows:
         if r["target"] in inner:
             continue
-        entry = out.setdefault(
-            r["target"],
-            {
-                "id": r["target"],
-                "doc": r["doc"],
-                "label": r["label"],
-                "kind": r["kind"],
-                "title": r["title"],
-                "refs": [],
-            },
-        )
+        entry = out.setdefault(r["target"], _entry(r["target"], r))
         entry["refs"].append(
             {
                 "raw": r["raw"],
@@ -89,6 +85,12 @@ def cites(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[dict
             }
         )
     return list(out.values())
+
+
+def _entry(node_id: str, r: sqlite3.Row) -> dict:
+    """A provision of a list, before its references are added."""
+    keys = ("doc", "label", "kind", "title")
+    return {"id": node_id, **{k: r[k] for k in keys}, "refs": []}
 
 
 def unresolved(con: sqlite3.Connection, inside: list[str]) -> list[dict]:
@@ -148,16 +150,6 @@ def cited_by(con: sqlite3.Connection, node_id: str, inside: list[str]) -> list[d
     for r in rows:
         if r["source"] in inner:
             continue
-        entry = out.setdefault(
-            r["source"],
-            {
-                "id": r["source"],
-                "doc": r["doc"],
-                "label": r["label"],
-                "kind": r["kind"],
-                "title": r["title"],
-                "refs": [],
-            },
-        )
+        entry = out.setdefault(r["source"], _entry(r["source"], r))
         entry["refs"].append({"raw": r["raw"], "target": r["target"]})
     return list(out.values())

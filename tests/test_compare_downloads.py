@@ -5,25 +5,11 @@ import io
 from urllib.parse import parse_qs, urlsplit
 from xml.etree import ElementTree as ET
 
-import pytest
-from bs4 import BeautifulSoup
-from fastapi.testclient import TestClient
+from pages import page
 
 from lawgraph import store
-from lawgraph.api.app import create_app
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-
-
-@pytest.fixture(scope="module")
-def client(ingested):
-    return TestClient(create_app(ingested[0]), follow_redirects=False)
-
-
-def page(client, path) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, r.text[:300]
-    return BeautifulSoup(r.text, "html.parser")
 
 
 def params(href: str) -> dict[str, str]:

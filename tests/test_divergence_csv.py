@@ -7,23 +7,12 @@ import io
 import shutil
 
 import pytest
-from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
+from pages import page
 
 from lawgraph.api.app import create_app
 from lawgraph.store import reviews
 from lawgraph.store.divergences import QUIET_TYPES, divergences
-
-
-@pytest.fixture(scope="module")
-def client(ingested):
-    return TestClient(create_app(ingested[0]), follow_redirects=False)
-
-
-def page(client, path) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, r.text[:300]
-    return BeautifulSoup(r.text, "html.parser")
 
 
 def csv_rows(r) -> list[dict]:

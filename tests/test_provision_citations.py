@@ -1,22 +1,9 @@
 """A provision page lists what it cites and what cites it, and its JSON twin the same."""
 
 import pytest
-from bs4 import BeautifulSoup
-from fastapi.testclient import TestClient
+from pages import page
 
 from lawgraph import store
-from lawgraph.api.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client(ingested):
-    return TestClient(create_app(ingested[0]), follow_redirects=False)
-
-
-def page(client, path) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == 200, r.text[:300]
-    return BeautifulSoup(r.text, "html.parser")
 
 
 def cites_panel(soup):

@@ -1,24 +1,10 @@
 """Laws fi-2007 gives only by their title: their pages and their provisions' pages say
 so and point to the text in the same edition (sv-2007)."""
 
-import pytest
-from bs4 import BeautifulSoup
-from fastapi.testclient import TestClient
+from pages import page
 
 from lawgraph import store
-from lawgraph.api.app import create_app
 from lawgraph.store.align import equivalent
-
-
-@pytest.fixture(scope="module")
-def client(ingested):
-    return TestClient(create_app(ingested[0]), follow_redirects=False)
-
-
-def page(client, path, status=200) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == status, r.text[:300]
-    return BeautifulSoup(r.text, "html.parser")
 
 
 def test_parent_labels():

@@ -7,22 +7,10 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
-from fastapi.testclient import TestClient
+from pages import page as get
 
-from lawgraph.api.app import create_app
 from lawgraph.store.divergences import divergence_counts, divergences
 from lawgraph.store.glossary import concepts
-
-
-@pytest.fixture(scope="module")
-def client(ingested):
-    return TestClient(create_app(ingested[0]), follow_redirects=False)
-
-
-def get(client, path, status=200) -> BeautifulSoup:
-    r = client.get(path)
-    assert r.status_code == status, r.text[:300]
-    return BeautifulSoup(r.text, "html.parser")
 
 
 def cell(page, law, doc):

@@ -9,18 +9,10 @@ from collections import defaultdict
 from lawgraph.ingest.model import decode_attrs
 from lawgraph.store import align, divergences
 from lawgraph.store.features import feature
-from lawgraph.store.references import cited_by, cites, unresolved
+from lawgraph.store.references import cited_by, cites, subtree_rows, unresolved
 from lawgraph.store.title_only import title_only, title_only_law
 
 from .templating import LAW_KINDS
-
-_SUBTREE = """
-WITH RECURSIVE sub(id, depth) AS (
-  SELECT id, 0 FROM nodes WHERE id = ?
-  UNION ALL SELECT n.id, sub.depth + 1 FROM nodes n JOIN sub ON n.parent = sub.id
-)
-SELECT n.*, sub.depth FROM nodes n JOIN sub ON n.id = sub.id ORDER BY n.ord
-"""
 
 
 def _row(r: sqlite3.Row) -> dict:
@@ -31,7 +23,7 @@ def _row(r: sqlite3.Row) -> dict:
 
 def subtree(con: sqlite3.Connection, node_id: str) -> list[dict]:
     """The node and everything under it, in document order, each with its ``depth``."""
-    return [_row(r) for r in con.execute(_SUBTREE, (node_id,))]
+    return [_row(r) for r in subtree_rows(con, node_id)]
 
 
 def _in(ids: list[str]) -> str:

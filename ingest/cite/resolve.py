@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
+from ..labels import parent_labels
 from ..model import Citation, Node
 from .find import Span
 
 LAW_LEVELS = ("law", "section", "subsection", "item", "subitem")
-_TRIM_RE = re.compile(r"(\([^()]*\)|\.\d+|\d+|[A-Z])$")
 
 
 def _ancestor(node: Node, kind: str, nodes: Mapping[str, Node]) -> Node | None:
@@ -39,14 +38,10 @@ def absolute_label(span: Span, source: Node, nodes: Mapping[str, Node]) -> str |
 
 def most_specific(label: str, doc: str, nodes: Mapping[str, Node]) -> str | None:
     """Return the id of ``label`` or of its nearest existing ancestor label."""
-    while label:
-        nid = f"{doc}/{label}"
+    for candidate in (label, *parent_labels(label)):
+        nid = f"{doc}/{candidate}"
         if nid in nodes and nodes[nid].kind in LAW_LEVELS:
             return nid
-        trimmed = _TRIM_RE.sub("", label)
-        if trimmed == label:
-            return None
-        label = trimmed
     return None
 
 
