@@ -288,10 +288,6 @@ def divergences_page(
     a, b = _pair(con, a, b)
     if sort not in SORTS:
         sort = "score"
-    if state and state not in reviews.STATES:
-        raise HTTPException(
-            400, f"unknown review state {state!r} (choose from {', '.join(reviews.STATES)})"
-        )
     docs = {d["id"]: d for d in store.documents(con)}
     same_edition = docs[a]["edition"] == docs[b]["edition"]
     if not family:
