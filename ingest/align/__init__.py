@@ -74,6 +74,7 @@ from .query import (
 )
 from .score import bag_similarity, expand_lexicon, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
+from .third import third_book_rows
 from .tmx import TmxError, sentences_csv, tmx_bytes
 from .topics import topic_rows
 
@@ -157,7 +158,8 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         finally:
             _SHARED = None
     out = Alignment(corpus, lexicons, bags)
-    for pair, (rows, sentences, matcher, _ratio) in zip(pairs, done, strict=True):
+    ratios = {p: r for p, (_, _, _, r, _) in zip(pairs, done, strict=True)}
+    for pair, (rows, sentences, matcher, _ratio, _opens) in zip(pairs, done, strict=True):
         out.rows[pair] = rows
         out.sentences += sentences
         if matcher is not None:
@@ -166,11 +168,14 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         la, lb = sorted((corpus.docs[doc_a].language, corpus.docs[doc_b].language))
         rows += _title_rows(corpus, lexicons[(la, lb)], idf, doc_a, doc_b, out.rows)
         out.rows[(doc_a, doc_b)] = _without_contradicted_none(rows)
+    opens = {p: o for p, (_, _, _, _, o) in zip(pairs, done, strict=True)}
+    for pair, rows in third_book_rows(corpus, out.rows, opens).items():
+        _add_confirmed(out, pair, rows, ratios[pair], splitter, bags, idf)
     composed = [p for p in corpus.doc_pairs() if p not in out.rows]
     if composed:
         with _LOCK:
             _SHARED = _Run(corpus, bags, idf, fps, keep, splitter, lexicons, done=out.rows)
-            _SHARED.ratios = {p: r for p, (_, _, _, r) in zip(pairs, done, strict=True)}
+            _SHARED.ratios = ratios
             _SHARED.sentence_memo = _sentence_memo(corpus, out.sentences, _SHARED.ratios)
             try:
                 # cheap, and its rows are big to hand back from a worker: in this process
@@ -182,6 +187,31 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
             out.sentences += sentences
         out.rows = {p: out.rows[p] for p in corpus.doc_pairs()}
     return out
+
+
+def _add_confirmed(
+    out: Alignment,
+    pair: tuple[str, str],
+    rows: list[Row],
+    log_ratio: float,
+    splitter: Splitter,
+    bags: Bags,
+    idf: dict,
+) -> None:
+    """Put the rows confirmed through a third book, with their matching terms, in place
+    of the rows of the same pairs, and align their sentences (unless an unconfirmed
+    twin's were already)."""
+    corpus = out.corpus
+    la, lb = sorted((corpus.docs[pair[0]].language, corpus.docs[pair[1]].language))
+    lex = out.lexicons[(la, lb)]
+    for r in rows:
+        r.evidence["terms"] = matched_terms(corpus, bags, lex, idf, r.a, r.b)
+    new = {(r.a, r.b) for r in rows}
+    had = {(r.a, r.b) for r in out.rows[pair] if (r.a, r.b) in new and _has_sentences(r)}
+    todo = [r for r in rows if (r.a, r.b) not in had]
+    out.sentences += _sentences(corpus, lex, log_ratio, todo, splitter)
+    kept = [r for r in out.rows[pair] if (r.a, r.b) not in new]
+    out.rows[pair] = _without_contradicted_none(kept + rows)
 
 
 @dataclass
@@ -289,7 +319,8 @@ def _decide_pair(pair: tuple[str, str]):
     rows = _decision_rows(run.corpus, run.bags, lex, run.idf, space, matcher)
     rows += _definition_rows(run.corpus, *pair)
     sentences = _sentences(run.corpus, lex, space.log_ratio, rows, run.splitter)
-    return rows, sentences, matcher if run.keep else None, space.log_ratio
+    opens = matcher.open_candidates()
+    return rows, sentences, matcher if run.keep else None, space.log_ratio, opens
 
 
 def _compose_pair(pair: tuple[str, str]) -> tuple[list[Row], list[tuple]]:
@@ -446,6 +477,14 @@ def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
     return out
 
 
+def _has_sentences(r: Row) -> bool:
+    """Whether a row's sentences are aligned: shown as the equivalent, or an unconfirmed
+    label twin."""
+    return not r.flagged and (
+        r.relation in EQUIVALENT or calibration.unconfirmed(r.relation, r.score)
+    )
+
+
 def _sentences(
     corpus: Corpus,
     lex: Lexicon,
@@ -460,12 +499,7 @@ def _sentences(
     out = []
     ratio = math.exp(log_ratio)
     shown = [
-        r
-        for r in rows
-        if not r.flagged
-        and (r.relation in EQUIVALENT or calibration.unconfirmed(r.relation, r.score))
-        and corpus.provs[r.a].text
-        and corpus.provs[r.b].text
+        r for r in rows if _has_sentences(r) and corpus.provs[r.a].text and corpus.provs[r.b].text
     ]
     keys = {(r.a, r.b): _sentence_key(corpus, r.a, r.b, log_ratio) for r in shown}
     memo = {} if memo is None else memo

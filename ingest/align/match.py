@@ -519,7 +519,7 @@ class PairMatcher:
         if b is not None:
             p, f = self.prob(a, b)
             d.p, d.feats = p, f
-            if p >= self._threshold(a, b, twin):
+            if p >= show_threshold(self.corpus, a, b, self.same_edition):
                 d.b = b
                 if b == twin:
                     d.relation = "same"
@@ -543,15 +543,17 @@ class PairMatcher:
                 d.b, d.relation, d.p, d.feats = twin, "partial", p, f
         self.decisions[a] = d
 
-    def _threshold(self, a: str, b: str, twin: str | None) -> float:
-        """The probability from which ``b`` is shown as ``a``'s equivalent:
-        :data:`calibration.TWIN_SHOW` for a label twin across editions below the level of
-        a law (the rule under that label may have been rewritten; a law keeps its number
-        and subject, and what changed in it is told provision by provision),
-        :data:`calibration.SHOW` for every other pair."""
-        if b == twin and not self.same_edition and self.corpus.provs[a].kind != "law":
-            return calibration.TWIN_SHOW
-        return calibration.SHOW
+    def open_candidates(self) -> dict[str, dict[str, float]]:
+        """For every provision of ``doc_a`` without a shown equivalent (after
+        :meth:`decide`), the probability of each of its candidates: the structural
+        choice, the label twin and the most similar provisions of the other book."""
+        out = {}
+        for a, d in self.decisions.items():
+            if d.b is not None and d.relation != "partial":
+                continue
+            near = [x for x in self.space.top(a, CANDIDATES) if x in self.space.b.index]
+            out[a] = {x: self.prob(a, x)[0] for x in dict.fromkeys([*self.candidates(a), *near])}
+        return out
 
     def _edition_twin(self, a: str, twin: str, d: Decision) -> None:
         """Two translations of one edition: the label twin is the equivalent unless
@@ -584,12 +586,24 @@ class PairMatcher:
                 return
             if b == self.match.get(a) or self.taken.get(b) not in (None, a):
                 continue  # never two equivalents for one provision
-            if p < self._threshold(a, b, twin):
+            if p < show_threshold(self.corpus, a, b, self.same_edition):
                 continue
             d.b, d.p, d.feats = b, p, self.prob(a, b)[1]
             same_law = law_of(self.corpus.provs[a].label) == law_of(self.corpus.provs[b].label)
             d.relation = "same" if b == twin else "renumbered" if same_law else "moved"
             return
+
+
+def show_threshold(corpus: Corpus, a: str, b: str, same_edition: bool) -> float:
+    """The probability from which ``b`` is shown as ``a``'s equivalent:
+    :data:`calibration.TWIN_SHOW` for a label twin across editions below the level of a
+    law (the rule under that label may have been rewritten; a law keeps its number and
+    subject, and what changed in it is told provision by provision),
+    :data:`calibration.SHOW` for every other pair."""
+    pa, pb = corpus.provs[a], corpus.provs[b]
+    if pa.label == pb.label and not same_edition and pa.kind != "law":
+        return calibration.TWIN_SHOW
+    return calibration.SHOW
 
 
 def split_rows(corpus: Corpus, matcher: PairMatcher) -> list[tuple[str, list[str]]]:

@@ -7,7 +7,16 @@ import sqlite3
 
 from ..store import doc_pair_clause, has_table
 
-METHODS = ("label", "content", "label+content", "title", "edition", "candidate", "topic")
+METHODS = (
+    "label",
+    "content",
+    "label+content",
+    "title",
+    "edition",
+    "third-book",
+    "candidate",
+    "topic",
+)
 """How a row was found: by label, by content, both, by title (a law a book gives only by
 title), through the same edition's twin, as the closest candidate, or for a topic."""
 
