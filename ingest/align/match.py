@@ -39,6 +39,11 @@ from .score import PairSpace, features
 
 CANDIDATES = 8
 """Most similar provisions of the other book considered per provision."""
+OPEN_FIT = 0.1
+"""A candidate that fits less than this (similarity after label bonus and length penalty)
+is not scored for :meth:`PairMatcher.open_candidates`: none of the bundled books' reaches
+the probability a confirmation through a third book needs (the lowest that does fits 0.19),
+and leaving them out spares a third of the scoring."""
 LEVELS = ("law", "section", "subsection", "item", "subitem")
 
 
@@ -551,7 +556,7 @@ class PairMatcher:
         for a, d in self.decisions.items():
             if d.b is not None and d.relation != "partial":
                 continue
-            near = [x for x in self.space.top(a, CANDIDATES) if x in self.space.b.index]
+            near = [x for x in self.space.top(a, CANDIDATES) if self.fit(a, x) >= OPEN_FIT]
             out[a] = {x: self.prob(a, x)[0] for x in dict.fromkeys([*self.candidates(a), *near])}
         return out
 
