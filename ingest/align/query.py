@@ -18,7 +18,8 @@ METHODS = (
     "topic",
 )
 """How a row was found: by label, by content, both, by title (a law a book gives only by
-title), through the same edition's twin, as the closest candidate, or for a topic."""
+title), through the same edition's twin, confirmed through a third book (:mod:`.third`), as
+the closest candidate, or for a topic."""
 
 
 def _turned(evidence: dict) -> dict:
