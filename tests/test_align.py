@@ -1,6 +1,9 @@
 """Alignment of provisions across languages and editions (whole-corpus facts checked by
 reading the books; the dev-set figures are in ``test_align_devset.py``)."""
 
+import codecs
+import csv
+import io
 import json
 
 import pytest
@@ -312,6 +315,32 @@ def test_tmx_loads_in_translate_toolkit(ingested, tmp_path):
     assert r.exit_code != 0 and "two languages" in r.output
 
 
+def test_translation_memory_units_say_how_their_provisions_relate(con, ingested, tmp_path):
+    """A unit from a label twin that is not shown as the equivalent is marked
+    ``unconfirmed``, every other one carries its provisions' relation."""
+    from translate.storage.tmx import tmxfile
+
+    rows = con.execute(
+        "SELECT a, b, relation, score FROM alignments WHERE doc_a = 'fi-1997' AND doc_b = 'el-2017'"
+    ).fetchall()
+    relation = {(a, b): "unconfirmed" if calibration.unconfirmed(r, p) else r for a, b, r, p in rows}
+    out = tmp_path / "fi-el.tmx"
+    assert run("tmx", "fi-1997", "el-2017", "-o", str(out), db=ingested[0]).exit_code == 0
+    tm = tmxfile(out.read_bytes(), sourcelanguage="fi", targetlanguage="el")
+    seen = []
+    for u in tm.units:
+        props = {p.get("type"): p.text for p in u.xmlelement.iter("{*}prop")}
+        seen.append(props["x-relation"])
+        assert props["x-relation"] == relation[(props["x-source"], props["x-target"])]
+    assert "unconfirmed" in seen and {"same", "renumbered"} <= set(seen)
+    assert set(seen) <= {"same", "renumbered", "moved", "unconfirmed"}
+    out = tmp_path / "fi-el.csv"
+    assert run("tmx", "fi-1997", "el-2017", "--csv", "-o", str(out), db=ingested[0]).exit_code == 0
+    table = list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8-sig"))))
+    assert len(table) >= len(seen)
+    assert all(t["relation"] == relation[(t["source"], t["target"])] for t in table)
+
+
 def test_api_aligned_lexicon_sentences_tmx(client):
     r = client.get("/api/nodes/fi-1997/16A/aligned")
     assert r.status_code == 200
@@ -341,7 +370,7 @@ def test_api_aligned_lexicon_sentences_tmx(client):
     r = client.get("/api/tmx", params={"a": "fi-2007", "b": "sv-2007"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-tmx")
     r = client.get("/api/tmx", params={"a": "fi-2007", "b": "sv-2007", "format": "csv"})
-    assert r.status_code == 200 and r.text.startswith("source,target")
+    assert r.status_code == 200 and r.content.startswith(codecs.BOM_UTF8 + b"source,target")
     assert client.get("/api/tmx", params={"a": "fi-2007", "b": "fi-1997"}).status_code == 400
     assert client.get("/api/tmx", params={"a": "zz", "b": "fi-1997"}).status_code == 400
 

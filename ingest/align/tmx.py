@@ -1,10 +1,16 @@
 """Translation-memory exports of the aligned sentences: TMX 1.4 and CSV.
 
 One ``tu`` per aligned sentence bead of two books (both sides non-empty), with a
-``tuv`` per book carrying ``xml:lang``, and ``prop`` elements naming the provisions
-and the bead, so translators' tools (OmegaT, Trados, translate-toolkit) can load the
-pairs as a translation memory. Both books must be in different languages: a TMX unit
-holds one segment per language.
+``tuv`` per book carrying ``xml:lang``, and ``prop`` elements naming the provisions,
+the bead and how the two provisions relate (``x-relation``), so translators' tools
+(OmegaT, Trados, translate-toolkit) can load the pairs as a translation memory. Both
+books must be in different languages: a TMX unit holds one segment per language.
+
+The relation is the provisions' alignment: ``same``, ``renumbered`` or ``moved`` for a
+shown equivalent, ``unconfirmed`` for a label twin of two editions whose sentences are
+aligned although it is not shown as the equivalent (:func:`.calibration.unconfirmed`:
+the rule may have been rewritten between the editions). A translator can leave those
+units out of a memory, or check them first.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import sqlite3
 from xml.etree import ElementTree as ET
 
 from ..store import has_table
+from .calibration import unconfirmed
 
 TMX_HEADER = {
     "creationtool": "lawgraph",
@@ -35,18 +42,28 @@ def _pairs(con: sqlite3.Connection, doc_a: str, doc_b: str) -> list[tuple]:
     if not has_table(con, "sentence_pairs"):
         return []
     rows = con.execute(
-        "SELECT s.a, s.b, s.n, s.bead, s.a_text, s.b_text, s.score FROM sentence_pairs s "
+        "SELECT s.a, s.b, s.n, s.bead, s.a_text, s.b_text, s.score, al.relation, al.score "
+        "FROM sentence_pairs s "
         "JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b "
+        "LEFT JOIN alignments al ON al.a = s.a AND al.b = s.b "
         "WHERE (na.doc = ? AND nb.doc = ?) OR (na.doc = ? AND nb.doc = ?) "
         "ORDER BY na.doc, na.ord, s.n",
         (doc_a, doc_b, doc_b, doc_a),
     ).fetchall()
     out = []
-    for a, b, n, bead, ta, tb, score in rows:
+    for a, b, n, bead, ta, tb, score, relation, p in rows:
         if a.split("/", 1)[0] != doc_a:
             a, b, ta, tb, bead = b, a, tb, ta, bead[::-1]
-        out.append((a, b, n, bead, ta, tb, score))
+        out.append((a, b, n, bead, ta, tb, score, standing(relation, p)))
     return out
+
+
+def standing(relation: str | None, p: float | None) -> str:
+    """How the two provisions of a sentence bead relate: their alignment's relation, or
+    ``unconfirmed`` for a label twin not shown as the equivalent (empty if unknown)."""
+    if relation is None:
+        return ""
+    return "unconfirmed" if unconfirmed(relation, float(p or 0.0)) else relation
 
 
 def _language(con: sqlite3.Connection, doc: str) -> str:
@@ -75,14 +92,17 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
     ET.SubElement(root, "header", {"srclang": la, **TMX_HEADER})
     body = ET.SubElement(root, "body")
     xml_lang = "{http://www.w3.org/XML/1998/namespace}lang"
-    for a, b, _n, bead, ta, tb, score in pairs:
+    for a, b, _n, bead, ta, tb, score, relation in pairs:
         tu = ET.SubElement(body, "tu")
         for key, value in (
             ("x-source", a),
             ("x-target", b),
             ("x-bead", bead),
             ("x-score", f"{score:.3f}"),
+            ("x-relation", relation),
         ):
+            if not value:
+                continue
             ET.SubElement(tu, "prop", type=key).text = value
         for lang, text in ((la, ta), (lb, tb)):
             tuv = ET.SubElement(tu, "tuv", {xml_lang: lang})
@@ -92,12 +112,15 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
 
 
 def sentences_csv(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
-    """The aligned sentences of two documents as CSV (gaps included)."""
+    """The aligned sentences of two documents as CSV (gaps included), UTF-8 with a byte
+    order mark so that spreadsheet programs read the Greek and Finnish letters right."""
     _language(con, doc_a)
     _language(con, doc_b)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["source", "target", "n", "bead", "source_text", "target_text", "score"])
+    w.writerow(
+        ["source", "target", "n", "bead", "source_text", "target_text", "score", "relation"]
+    )
     for row in _pairs(con, doc_a, doc_b):
         w.writerow(row)
-    return out.getvalue().encode("utf-8")
+    return out.getvalue().encode("utf-8-sig")
