@@ -323,7 +323,8 @@ def test_translation_memory_units_say_how_their_provisions_relate(con, ingested,
     rows = con.execute(
         "SELECT a, b, relation, score FROM alignments WHERE doc_a = 'fi-1997' AND doc_b = 'el-2017'"
     ).fetchall()
-    relation = {(a, b): "unconfirmed" if calibration.unconfirmed(r, p) else r for a, b, r, p in rows}
+    relation = {(a, b): "unconfirmed" if calibration.unconfirmed(r, p) else r
+                for a, b, r, p in rows}  # fmt: skip
     out = tmp_path / "fi-el.tmx"
     assert run("tmx", "fi-1997", "el-2017", "-o", str(out), db=ingested[0]).exit_code == 0
     tm = tmxfile(out.read_bytes(), sourcelanguage="fi", targetlanguage="el")

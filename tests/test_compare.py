@@ -160,6 +160,18 @@ def test_cli_compare_and_divergences(ingested):
     assert r.output.startswith("id,family,a,b,doc_a,doc_b,label,type")
     r = run("divergences", "fi-2007", "sv-2007", "--json", db=db)
     assert json.loads(r.output)["report"]["only_in"]["sv-2007"]
+    # the checks right too rarely are left out as on the page, and said to be
+    listed = json.loads(run("divergences", "fi-2007", "sv-2007", "--json", db=db).output)
+    every = json.loads(run("divergences", "fi-2007", "sv-2007", "--json", "--type", "all",
+                           db=db).output)  # fmt: skip
+    quiet = [x for x in every["results"] if x["type"] == "concept-missing"]
+    assert quiet and listed["quiet_left_out"] == {"concept-missing": len(quiet)}
+    assert len(listed["results"]) == len(every["results"]) - len(quiet)
+    assert not any(x["type"] == "concept-missing" for x in listed["results"])
+    text = run("divergences", "fi-2007", "sv-2007", db=db).output
+    assert f"concept-missing {len(quiet)}" in text.splitlines()[1]
+    assert len(json.loads(run("divergences", "fi-2007", "sv-2007", "--json", "--limit", "3",
+                              db=db).output)["results"]) == 3  # fmt: skip
     for args in (("compare", "zz"), ("compare", "16", "--docs", "q-1"),
                  ("divergences", "fi-2007", "q-1"), ("divergences", "fi-2007", "sv-2007",
                                                      "--type", "nope"),

@@ -126,10 +126,12 @@ def divergences_group() -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
 def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json, as_csv) -> None:
     """Divergences between two documents, highest provision score first (the default:
-    ``lawgraph divergences fi-2007 sv-2007``)."""
+    ``lawgraph divergences fi-2007 sv-2007``). The checks that are right too rarely are
+    left out unless asked for by ``--type`` (``--type all`` lists every finding), as on
+    the divergence page."""
     from lawgraph import store
     from lawgraph.store import reviews
-    from lawgraph.store.divergences import DivergenceError, divergences, pair_report
+    from lawgraph.store.divergences import DivergenceError, pair_report, report_findings
 
     if as_json and as_csv:
         raise click.ClickException("choose one of --json and --csv")
@@ -141,17 +143,24 @@ def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json, a
     if doc_a == doc_b:
         raise click.ClickException("divergences compare two different documents")
     try:
-        rows = divergences(
-            con, doc_a, doc_b, type=type_, severity=severity, limit=limit, family=family
+        decided = reviews.load(reviews.reviews_path(store.resolve_db(db)))
+    except reviews.ReviewError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        rows, quiet = report_findings(
+            con, doc_a, doc_b, type=type_, severity=severity, family=family, decided=decided
         )
     except DivergenceError as exc:
         raise click.ClickException(str(exc)) from exc
-    try:
-        reviews.attach(rows, reviews.load(reviews.reviews_path(store.resolve_db(db))))
-    except reviews.ReviewError as exc:
-        raise click.ClickException(str(exc)) from exc
+    rows = rows[:limit] if limit else rows
     if as_json:
-        out = {"a": doc_a, "b": doc_b, "results": rows, "report": pair_report(con, doc_a, doc_b)}
+        out = {
+            "a": doc_a,
+            "b": doc_b,
+            "results": rows,
+            "quiet_left_out": quiet,
+            "report": pair_report(con, doc_a, doc_b),
+        }
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
     if as_csv:
@@ -168,6 +177,11 @@ def divergences_cmd(db, doc_a, doc_b, type_, severity, family, limit, as_json, a
         f"{doc_a} vs {doc_b}: {total} divergences (showing {len(rows)}); by type "
         + ", ".join(f"{k} {v}" for k, v in report["by_type"].items())
     )
+    if quiet:
+        click.echo(
+            "left out, right too rarely to list unless asked (--type TYPE or --type all): "
+            + ", ".join(f"{k} {v}" for k, v in quiet.items())
+        )
     for r in rows:
         pair = f"{r['a'] or '—'} ~ {r['b'] or '—'}"
         state = "" if r["review_state"] == "open" else f" [{r['review_state']}]"
