@@ -23,6 +23,7 @@ import time
 
 from .align import EQUIVALENT, aligned, equivalent, law_topics, sentence_pairs
 from .align.diverge import node_divergences
+from .align.tmx import standing
 from .model import decode_attrs
 from .store import has_table
 
@@ -306,7 +307,10 @@ def _attach(con, ids: list[str]) -> list[dict]:
 
 def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dict]:
     """Aligned sentences of the row's reference cell with each other cell:
-    ``[{"a", "b", "doc_a", "doc_b", "sentences": [{"bead","a","b","score"}...]}]``."""
+    ``[{"a", "b", "doc_a", "doc_b", "relation", "sentences": [{"bead","a","b","score"}...]}]``
+    (``relation``: how the two provisions relate, :func:`ingest.align.tmx.standing`; an
+    ``unconfirmed`` label twin's sentences are aligned but it is not shown as the
+    equivalent)."""
     first = cells.get(lead) if lead else None
     first = first or next((c for c in cells.values() if c), None)
     if first is None:
@@ -317,12 +321,18 @@ def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dic
             continue
         beads = sentence_pairs(con, first["id"], cell["id"])
         if beads:
+            link = con.execute(
+                "SELECT relation, score FROM alignments WHERE a = ? AND b = ? UNION ALL "
+                "SELECT relation, score FROM alignments WHERE a = ? AND b = ?",
+                (first["id"], cell["id"], cell["id"], first["id"]),
+            ).fetchone()
             out.append(
                 {
                     "a": first["id"],
                     "b": cell["id"],
                     "doc_a": first["doc"],
                     "doc_b": doc,
+                    "relation": standing(*link) if link else "",
                     "sentences": beads,
                 }
             )

@@ -178,3 +178,29 @@ def test_cli_compare_and_divergences(ingested):
                  ("divergences", "sv-2007", "sv-2007")):  # fmt: skip
         r = run(*args, db=db)
         assert r.exit_code != 0 and "Traceback" not in r.output and "Error:" in r.output
+
+
+def test_sentences_of_an_unconfirmed_twin_say_so(con, client):
+    """A label twin whose sentences are aligned although it is not shown as the
+    equivalent (scored from SHOW to TWIN_SHOW) is marked where its sentences are shown."""
+    from lawgraph.ingest.align.calibration import unconfirmed
+
+    twins = con.execute(
+        "SELECT DISTINCT al.a, al.b, al.relation, al.score FROM alignments al "
+        "JOIN sentence_pairs s ON s.a = al.a AND s.b = al.b "
+        "WHERE al.doc_a = 'el-2017' AND al.doc_b = 'sv-2007'"
+    ).fetchall()
+    marked = {(a, b) for a, b, rel, p in twins if unconfirmed(rel, p)}
+    assert marked
+    first = sorted(marked)[0][0]
+    law = con.execute("SELECT law FROM nodes WHERE id = ?", (first,)).fetchone()[0]
+    r = compare(con, law, ["el-2017", "sv-2007"])
+    groups = [g for row in r["rows"] for g in row["sentences"]] + r["sentences"]
+    seen = {(g["a"], g["b"]) for g in groups if g["relation"] == "unconfirmed"}
+    assert seen and seen <= marked
+    assert all(g["relation"] in ("same", "renumbered", "moved") for g in groups
+               if (g["a"], g["b"]) not in marked)  # fmt: skip
+    page = client.get(f"/compare/{law}", params={"docs": ["el-2017", "sv-2007"]}).text
+    assert page.count("not confirmed as the equivalent") == len(
+        [g for g in groups if g["relation"] == "unconfirmed"]
+    )
