@@ -23,7 +23,7 @@ import time
 
 from .align import EQUIVALENT, aligned, equivalent, law_topics, sentence_pairs
 from .align.diverge import node_divergences
-from .align.tmx import standing
+from .align.tmx import pair_standing
 from .model import decode_attrs
 from .store import has_table
 
@@ -321,18 +321,13 @@ def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dic
             continue
         beads = sentence_pairs(con, first["id"], cell["id"])
         if beads:
-            link = con.execute(
-                "SELECT relation, score FROM alignments WHERE a = ? AND b = ? UNION ALL "
-                "SELECT relation, score FROM alignments WHERE a = ? AND b = ?",
-                (first["id"], cell["id"], cell["id"], first["id"]),
-            ).fetchone()
             out.append(
                 {
                     "a": first["id"],
                     "b": cell["id"],
                     "doc_a": first["doc"],
                     "doc_b": doc,
-                    "relation": standing(*link) if link else "",
+                    "relation": pair_standing(con, first["id"], cell["id"]),
                     "sentences": beads,
                 }
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from lawgraph import store
 from lawgraph.ingest import languages
@@ -24,6 +24,7 @@ from lawgraph.store.align import (
     alignments,
     lexicon_lookup,
     lexicon_pairs,
+    pair_standing,
     sentence_pairs,
     sentences_csv,
     tmx_bytes,
@@ -172,6 +173,11 @@ class SentenceOut(BaseModel):
 class SentencesOut(BaseModel):
     a: str
     b: str
+    relation: str = Field(
+        description="How the two provisions relate: same, renumbered, moved, "
+        "unconfirmed (a label twin not shown as the equivalent), another alignment "
+        "relation, or empty when they are not aligned"
+    )
     sentences: list[SentenceOut]
 
 
@@ -183,7 +189,12 @@ def sentences(
 ) -> dict:
     """The aligned sentences of two provisions shown as equivalent (empty otherwise)."""
     na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
-    return {"a": na, "b": nb, "sentences": sentence_pairs(con, na, nb)}
+    return {
+        "a": na,
+        "b": nb,
+        "relation": pair_standing(con, na, nb),
+        "sentences": sentence_pairs(con, na, nb),
+    }
 
 
 @router.get(

@@ -58,6 +58,19 @@ def _pairs(con: sqlite3.Connection, doc_a: str, doc_b: str) -> list[tuple]:
     return out
 
 
+def pair_standing(con: sqlite3.Connection, a: str, b: str) -> str:
+    """:func:`standing` of two provisions' alignment row (either way round; empty if
+    there is none)."""
+    if not has_table(con, "alignments"):
+        return ""
+    row = con.execute(
+        "SELECT relation, score FROM alignments WHERE a = ? AND b = ? UNION ALL "
+        "SELECT relation, score FROM alignments WHERE a = ? AND b = ?",
+        (a, b, b, a),
+    ).fetchone()
+    return standing(*row) if row else ""
+
+
 def standing(relation: str | None, p: float | None) -> str:
     """How the two provisions of a sentence bead relate: their alignment's relation, or
     ``unconfirmed`` for a label twin not shown as the equivalent (empty if unknown)."""
@@ -118,9 +131,7 @@ def sentences_csv(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
     _language(con, doc_b)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(
-        ["source", "target", "n", "bead", "source_text", "target_text", "score", "relation"]
-    )
+    w.writerow(["source", "target", "n", "bead", "source_text", "target_text", "score", "relation"])
     for row in _pairs(con, doc_a, doc_b):
         w.writerow(row)
     return out.getvalue().encode("utf-8-sig")
