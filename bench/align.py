@@ -1,13 +1,14 @@
 """Alignment benchmark on the hand-read DEV SET: precision, recall, reliability, topics.
 
-Usage: ``python bench/align.py [--db STORE] [--fit] [--mistakes]``. Without ``--db`` the
-corpus is ingested into a temporary store first.
+Usage: ``python bench/align.py [--db STORE] [--fit] [--mistakes] [--held-out FILE]``.
+Without ``--db`` the corpus is ingested into a temporary store first.
 
 The dev set (``tests/fixtures/align/dev_*.toml``) was read from the books; the weights
 and thresholds of ``ingest/align/calibration.py`` were tuned on it, so every figure
 printed here is a DEV-SET figure. ``--fit`` refits the logistic weights on the dev
 set's candidate pairs and prints them (with a leave-one-file-out check), for pasting
-into the calibration module.
+into the calibration module. ``--held-out FILE`` measures a hand-read file that was kept
+apart from all tuning (``tests/fixtures/align/heldout_*.toml``) instead of the dev set.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ from benchstore import bench_store
 from scipy.optimize import minimize
 
 from lawgraph.ingest.align import calibration
-from lawgraph.ingest.align.evaluate import evaluate_pairs, evaluate_topics, judge, load_devset
+from lawgraph.ingest.align.evaluate import (
+    evaluate_pairs,
+    evaluate_topics,
+    judge,
+    load_devset,
+    load_entries,
+)
 from lawgraph.ingest.align.query import EQUIVALENT, aligned
 
 
@@ -35,9 +42,18 @@ def pct(x: float | None) -> str:
     return "  -  " if x is None else f"{x:5.3f}"
 
 
-def report(con: sqlite3.Connection, pairs: list[dict], topics: list[dict], mistakes: bool):
+def report(
+    con: sqlite3.Connection,
+    pairs: list[dict],
+    topics: list[dict],
+    mistakes: bool,
+    held_out: str | None = None,
+):
     res = evaluate_pairs(con, pairs)
-    out(f"dev set: {len(pairs)} pairs, {len(topics)} topics (tuned on: dev-set figures)")
+    if held_out:
+        out(f"HELD-OUT set {held_out}: {len(pairs)} pairs (kept apart from all tuning)")
+    else:
+        out(f"dev set: {len(pairs)} pairs, {len(topics)} topics (tuned on: dev-set figures)")
     out()
     out(f"{'book pair':24} {'shown':>6} {'right':>6} {'precision':>9} {'gold':>5} "
         f"{'found':>6} {'recall':>7}")  # fmt: skip
@@ -72,7 +88,8 @@ def report(con: sqlite3.Connection, pairs: list[dict], topics: list[dict], mista
         if mistakes:
             for m in t["misses"]:
                 out(f"  topic miss {m}")
-    twin_threshold_check(con, pairs)
+    if not held_out:
+        twin_threshold_check(con, pairs)
     if mistakes:
         out()
         for m in res["mistakes"]:
@@ -206,15 +223,19 @@ def main() -> None:
     ap.add_argument("--db", type=Path)
     ap.add_argument("--fit", action="store_true")
     ap.add_argument("--mistakes", action="store_true")
+    ap.add_argument("--held-out", type=Path, help="a hand-read file kept apart from tuning")
     args = ap.parse_args()
-    pairs, topics = load_devset()
+    if args.held_out and args.fit:
+        ap.error("--fit tunes: it is for the dev set only")
+    pairs, topics = load_entries(args.held_out) if args.held_out else load_devset()
     with bench_store(args.db, out) as db:
         con = sqlite3.connect(db)
         con.row_factory = sqlite3.Row
         if args.fit:
             fit(con, pairs)
         else:
-            report(con, pairs, topics, args.mistakes)
+            held = args.held_out.name if args.held_out else None
+            report(con, pairs, topics, args.mistakes, held)
 
 
 if __name__ == "__main__":

@@ -36,14 +36,21 @@ def load_devset(folder: Path | str = DEV_DIR) -> tuple[list[dict], list[dict]]:
     """All ``[[pair]]`` and ``[[topic]]`` entries of the dev files in ``folder``."""
     pairs, topics = [], []
     for path in sorted(Path(folder).glob("dev_*.toml")):
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        for entry in data.get("pair", []):
-            entry["file"] = path.name
-            pairs.append(entry)
-        for entry in data.get("topic", []):
-            entry["file"] = path.name
-            topics.append(entry)
+        got = load_entries(path)
+        pairs += got[0]
+        topics += got[1]
+    return pairs, topics
+
+
+def load_entries(path: Path | str) -> tuple[list[dict], list[dict]]:
+    """The ``[[pair]]`` and ``[[topic]]`` entries of one hand-read file (a dev file, or a
+    held-out one kept apart from tuning: ``heldout_*.toml``)."""
+    path = Path(path)
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    pairs, topics = data.get("pair", []), data.get("topic", [])
+    for entry in (*pairs, *topics):
+        entry["file"] = path.name
     return pairs, topics
 
 
