@@ -1,5 +1,6 @@
 """The compare page links the translation memory (TMX and CSV) of the books it shows."""
 
+import codecs
 import csv
 import io
 from urllib.parse import parse_qs, urlsplit
@@ -61,4 +62,4 @@ def test_every_pair_of_books_shown_gets_its_downloads(client, con):
             langs = {v.get(XML_LANG) for v in root.iter("tuv")}
             assert langs == {lang[a], lang[b]}
         r = client.get(li.find("a", string="CSV")["href"])
-        assert r.status_code == 200 and r.text.startswith("source,target")
+        assert r.status_code == 200 and r.content.startswith(codecs.BOM_UTF8 + b"source,target")
