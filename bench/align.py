@@ -73,7 +73,7 @@ def report(
     n, found = sum(c["n"] for c in mover), sum(c["found"] for c in mover)
     out(f"renumbered+moved recall: {pct(found / n if n else None)} ({found}/{n})")
     out()
-    out("reliability (every row of a dev provision whose truth the dev set decides):")
+    out("reliability (every row of a provision of the set whose truth the set decides):")
     out(f"{'score':>11} {'rows':>5} {'mean score':>10} {'share right':>11}")
     for b in res["reliability"]:
         out(f"{b['from']:.1f} - {b['to']:.1f} {b['rows']:5d} {pct(b['mean_score']):>10} "
