@@ -21,9 +21,8 @@ import json
 import sqlite3
 import time
 
-from .align import EQUIVALENT, aligned, equivalent, law_topics, sentence_pairs
+from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import node_divergences
-from .align.tmx import pair_standing
 from .model import decode_attrs
 from .store import has_table
 
