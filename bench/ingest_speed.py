@@ -10,6 +10,10 @@ machine) and prints every stage's time:
 * cli cold: ``lawgraph ingest`` (what ``make run`` runs) into a new store, with its
   progress bars, timed from outside its process.
 
+Every run also prints its processor time (user + system, all its processes), and the
+cold run's against the cores: the wall time can never be less than the processor time
+over the cores, so this says how far the target is from what the work costs.
+
 ``--runs N`` repeats all of it N times (each run against its own floor) and prints the
 medians of the ratios: the machine is shared and one run can be off by a second or two.
 ``--profile`` adds, for every stage of a cold ingest run in one process (workers 1, so
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -82,11 +87,26 @@ for name, prof in profiles.items():
 """
 
 
+def _children_cpu() -> float:
+    """Processor seconds (user + system) of every finished child process so far, their
+    own children included (each waits for its workers)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _run(code: str, *args: str) -> dict:
+    cpu = _children_cpu()
     out = subprocess.run(
         [sys.executable, "-c", code, *args], check=True, capture_output=True, text=True
     )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got["cpu"] = _children_cpu() - cpu
+    return got
+
+
+def _cores() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
 
 
 def _cli_cold(db: str) -> dict:
@@ -102,7 +122,20 @@ def _cli_cold(db: str) -> dict:
 
 def _line(name: str, got: dict) -> str:
     stages = ", ".join(f"{k} {v:.2f}" for k, v in got.get("timings", {}).items())
-    return f"{name:10} {got['seconds']:6.2f} s" + (f"  ({stages})" if stages else "") + "\n"
+    cpu = f", cpu {got['cpu']:.2f} s" if "cpu" in got else ""
+    return f"{name:10} {got['seconds']:6.2f} s{cpu}" + (f"  ({stages})" if stages else "") + "\n"
+
+
+def _budget(floor: dict, cold: dict, cores: int) -> str:
+    """What the cold target leaves: on ``cores`` cores a run can take no less wall time
+    than its processor time over ``cores``, however well its stages overlap."""
+    target = 3 * floor["seconds"]
+    return (
+        f"cold processor time {cold['cpu']:.2f} s on {cores} cores: no overlap can make it "
+        f"shorter than {cold['cpu'] / cores:.2f} s; the target 3 x floor = {target:.2f} s "
+        f"allows at most {target * cores:.2f} s of processor time "
+        f"(the floor itself uses {floor['cpu']:.2f} s)\n"
+    )
 
 
 def main(profile: bool = False, top: int = 12, runs: int = 1) -> None:
@@ -123,6 +156,7 @@ def main(profile: bool = False, top: int = 12, runs: int = 1) -> None:
             out.write(_line("warm", warm))
             out.write(_line("unchanged", same))
             out.write(_line("cli cold", cli))
+            out.write(_budget(floor, cold, _cores()))
             f = floor["seconds"]
             for name, got in (("cold", cold), ("cli cold", cli), ("warm", warm)):
                 ratios[name].append(got["seconds"] / f)
