@@ -18,7 +18,7 @@ def build_graph(con: sqlite3.Connection) -> nx.MultiDiGraph:
     and ``aligned`` (provision or topic -> its counterpart in another document, one
     edge per row of the ``alignments`` table but the ``none`` rows, with ``score``,
     ``method``, ``relation`` (``same``, ``renumbered``, ``moved``, ``split``, ``partial``,
-    ``topic``, or ``not-equivalent`` for a rejected label twin) and ``flagged``: 1 marks
+    ``law``, ``topic``, or ``not-equivalent`` for a rejected label twin) and ``flagged``: 1 marks
     a pair that is not an equivalent).
     Every attribute is a string or number so the graph exports to GraphML and GEXF.
     """

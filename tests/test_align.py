@@ -20,7 +20,7 @@ from lawgraph.ingest.align.query import EQUIVALENT, lexicon_lookup
 from lawgraph.store.align import aligned, alignments, equivalent, sentence_pairs, topic_candidates
 
 LAW_DOCS = ["fi-1997", "el-2017", "fi-2007", "sv-2007"]
-RELATIONS = {"same", "renumbered", "moved", "split", "merged", "partial", "none",
+RELATIONS = {"same", "renumbered", "moved", "split", "merged", "partial", "law", "none",
              "not-equivalent", "topic"}  # fmt: skip
 
 
@@ -461,3 +461,46 @@ def test_two_translations_of_one_edition_keep_their_labels_unless_contradicted(c
     assert equivalent(con, "fi-2007/12C1(e)", "sv-2007") != "sv-2007/12C1(e)"
     row = next(r for r in aligned(con, "fi-2007/17E1") if r["id"] == "sv-2007/17E1")
     assert "two translations of one edition" in row["evidence"]["why"]
+
+
+def _own_text(con, node_id):
+    return (
+        con.execute("SELECT text FROM nodes WHERE id = ?", (node_id,)).fetchone()[0] or ""
+    ).strip()
+
+
+def test_a_law_whose_text_the_other_book_divided_is_not_its_equivalent(con):
+    # 1997 Law 39 opens with a text of its own ("a call after the final pass is
+    # cancelled"); 2017 Law 39 has only a title, and that text is its section 39A
+    r = row(con, "fi-1997/39", "el-2017/39")
+    assert r["relation"] == "law" and not r["flagged"]
+    assert "fi-1997/39" in r["evidence"]["why"] and "sections" in r["evidence"]["why"]
+    assert equivalent(con, "fi-1997/39", "el-2017") != "el-2017/39"
+    # every such row pairs two laws, exactly one of them with an own text
+    rows = con.execute("SELECT a, b FROM alignments WHERE relation = 'law'").fetchall()
+    assert rows
+    for a, b in rows:
+        assert bool(_own_text(con, a)) != bool(_own_text(con, b)), (a, b)
+    # and no pair of laws shown as equivalent has its text divided differently (a law the
+    # truncated fi-2007 gives only by its title has no sections: nothing was divided)
+    for a, b in con.execute(
+        "SELECT a, b FROM alignments al JOIN nodes x ON x.id = al.a JOIN nodes y ON y.id = al.b "
+        "WHERE x.kind = 'law' AND y.kind = 'law' AND al.flagged = 0 "
+        "AND al.relation IN ('same', 'renumbered', 'moved')"
+    ):
+        if bool(_own_text(con, a)) == bool(_own_text(con, b)):
+            continue
+        textless = b if _own_text(con, a) else a
+        sections = con.execute(
+            "SELECT count(*) FROM nodes WHERE parent = ? AND kind = 'section'", (textless,)
+        ).fetchone()[0]
+        assert sections == 0, (a, b)
+
+
+def test_a_law_text_is_found_among_the_sections_of_the_other_book(con):
+    # 1997 Law 1 is one paragraph on the pack of 52 cards; 2017 Law 1 is divided, and
+    # its section 1A says the same
+    r = row(con, "fi-1997/1", "el-2017/1A")
+    assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
+    assert "opening text of fi-1997/1" in r["evidence"]["why"]
+    assert equivalent(con, "fi-1997/1", "el-2017") == "el-2017/1A"

@@ -120,6 +120,7 @@ RELATION_WORDS = {
     "split": "part of it (split over several provisions)",
     "merged": "covers it together with others (merged)",
     "partial": "same label, rewritten or not confirmed: not an equivalent",
+    "law": "the same law, its text divided differently: not an equivalent of the text",
 }
 
 

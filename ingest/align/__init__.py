@@ -10,7 +10,9 @@ ranks laws for the Estonian topics (:mod:`.topics`). It writes the ``lexicon``,
 
 An ``alignments`` row pairs ``a`` (in the earlier document of the manifest) with ``b``:
 ``relation`` is ``same``, ``renumbered``, ``moved``, ``split`` or ``partial`` for a pair
-shown (``partial`` never as the equivalent), ``not-equivalent`` for a rejected label
+shown (``partial`` never as the equivalent), ``law`` for two laws that correspond while
+one has an opening text of its own and the other holds its text in its sections (never
+the equivalent of that text: :mod:`.lawtext`), ``not-equivalent`` for a rejected label
 twin and ``none`` for a provision without a reliable equivalent (``b`` then names its
 closest candidate, for the evidence); both of the latter are ``flagged``. ``editions``
 says ``same-edition``, ``cross-edition`` or ``topic``.
@@ -51,6 +53,7 @@ from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
 from .label import Corpus, load_corpus
+from .lawtext import LAW, own_text_rows, relabel
 from .lexicon import (
     Bags,
     Lexicon,
@@ -187,6 +190,8 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
             out.rows[pair] = rows
             out.sentences += sentences
         out.rows = {p: out.rows[p] for p in corpus.doc_pairs()}
+    for rows in out.rows.values():
+        relabel(corpus, rows)
     return out
 
 
@@ -318,6 +323,7 @@ def _decide_pair(pair: tuple[str, str]):
     matcher = PairMatcher(run.corpus, space, run.reach.get(pair, {}))
     matcher.run()
     rows = _decision_rows(run.corpus, run.bags, lex, run.idf, space, matcher)
+    rows = _dedupe(rows + own_text_rows(run.corpus, run.bags, lex, run.idf, matcher))
     rows += _definition_rows(run.corpus, *pair)
     sentences = _sentences(run.corpus, lex, space.log_ratio, rows, run.splitter)
     opens = matcher.open_candidates()
@@ -470,7 +476,7 @@ def _law_equivalents(result: Alignment) -> dict[str, set[str]]:
     provs = result.corpus.provs
     for rows in result.rows.values():
         for r in rows:
-            if r.flagged or r.relation not in EQUIVALENT:
+            if r.flagged or r.relation not in (*EQUIVALENT, LAW):
                 continue
             if provs[r.a].kind == "law" and provs[r.b].kind == "law":
                 out.setdefault(r.a, set()).add(r.b)

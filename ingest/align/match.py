@@ -150,6 +150,7 @@ class PairMatcher:
         self.space = space
         self.doc_a, self.doc_b = space.a.doc, space.b.doc
         self.bridges = bridges
+        self._scale: tuple[float, float] | None = None
         self.lex = self._normalised((space.ab + space.ba) / 2)
         self.fits = self._fit_matrix()
         self.match: dict[str, str] = {}
@@ -184,7 +185,15 @@ class PairMatcher:
         if high - low < 0.05:
             return lex
         scale = (calibration.SCALE_TWIN - calibration.SCALE_ANY) / (high - low)
+        self._scale = (low, scale)
         return np.clip(calibration.SCALE_ANY + (lex - low) * scale, 0.0, 1.0)
+
+    def normalise(self, value: float) -> float:
+        """A similarity computed outside the matrices, put on the same scale."""
+        if self._scale is None:
+            return value
+        low, scale = self._scale
+        return float(min(1.0, max(0.0, calibration.SCALE_ANY + (value - low) * scale)))
 
     def lexical(self, a: str, b: str) -> float:
         i, j = self.space.a.index.get(a), self.space.b.index.get(b)

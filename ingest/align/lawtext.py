@@ -1,0 +1,208 @@
+"""A law's own text where the other book's law has none: found among its sections.
+
+Some laws open with a text of their own in one book, while in another book the same law
+has only a title and its sections hold everything (the 1997 preamble of Law 39, "a call
+after the final pass is cancelled", is the 2007 section 39A; the whole of 1997 Law 36 is
+spread over the 2007 sections of Law 36). The two laws are still the same law, and the
+matcher pairs them as wholes so that their sections line up; but a director who opens the
+law's text wants the provision that says what it says, not a law whose own text is empty.
+
+So such a pair of laws gets the relation :data:`LAW` ("the same law, its text divided
+differently"): not shown as the equivalent of the text, and not flagged either (the laws
+do correspond). The law's own text is then compared, as a provision of its own, with every
+provision of the other law: the one that matches it best, clearly ahead of the others and
+matching it better than any of its own book's sections does, is shown as its equivalent
+when the calibrated model (:mod:`.calibration`, the signals a matcher pair gets) finds it
+likely enough.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+
+from . import calibration
+from .label import Corpus
+from .lexicon import Bags, Lexicon
+from .match import PairMatcher, Row, _related
+from .score import _bag_matrix, _carry, _cosines, _covered_once
+
+LAW = "law"
+"""Relation of two laws that correspond while one has an own text and the other has none."""
+MARGIN = 0.05
+"""The best provision must beat the next one (not inside it or around it) by this much."""
+
+
+def law_pairs(corpus: Corpus, a: str, b: str) -> tuple[str, str] | None:
+    """``(with text, without)`` when ``a`` and ``b`` are laws, exactly one has an own text
+    and the other holds its text in sub-provisions; else None."""
+    pa, pb = corpus.provs[a], corpus.provs[b]
+    if pa.kind != "law" or pb.kind != "law":
+        return None
+    ta, tb = bool(pa.text.strip()), bool(pb.text.strip())
+    if ta == tb:
+        return None
+    x, z = (a, b) if ta else (b, a)
+    return (x, z) if corpus.provs[z].children else None
+
+
+def relabel(corpus: Corpus, rows: list[Row]) -> None:
+    """Give every shown pair of laws with their text divided differently :data:`LAW`."""
+    for r in rows:
+        if r.flagged or r.relation not in ("same", "renumbered", "moved"):
+            continue
+        pair = law_pairs(corpus, r.a, r.b)
+        if pair is None:
+            continue
+        x, z = pair
+        r.relation = LAW
+        r.evidence["why"] = (
+            f"{r.a} and {r.b} are the same law, but {x} has an opening text of its own and "
+            f"{z} has none: its sections hold the text. The laws correspond; the text of "
+            f"{x} is not the equivalent of {z} (look for it among the sections of {z})."
+        )
+
+
+def own_text_rows(
+    corpus: Corpus, bags: Bags, lex: Lexicon, idf: dict, matcher: PairMatcher
+) -> list[Row]:
+    """For every pair of laws the matcher paired with their text divided differently, the
+    provision of the other law that says what the law's own text says (if any is likely)."""
+    out = []
+    for a, b in list(matcher.match.items()):
+        pair = law_pairs(corpus, a, b)
+        if pair is None:
+            continue
+        x, z = pair
+        found = _own_equivalent(corpus, bags, lex, idf, matcher, x, z)
+        if found is None:
+            continue
+        y, p, feats = found
+        holder = matcher.taken.get(y) if x == a else matcher.match.get(y)
+        if p < calibration.SHOW or holder not in (None, z):
+            continue  # never two equivalents for one provision
+        ra, rb = (x, y) if x == a else (y, x)
+        relation = "renumbered" if corpus.provs[x].law == corpus.provs[y].law else "moved"
+        why = (
+            f"The opening text of {x}, compared as a provision of its own, says what {y} "
+            f"says (lexical similarity {feats['lex']:.2f}, {p:.0%} likely); {z} has no text "
+            "of its own."
+        )
+        ev = {"why": why, "own_text": x, "signals": {k: round(v, 3) for k, v in feats.items()}}
+        out.append(Row(ra, rb, "content", round(p, 4), 0, ev, relation))
+    return out
+
+
+def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
+    """The best provision under ``z`` for the own text of ``x``, its probability and
+    signals; None unless it is clearly the best both ways."""
+    space = matcher.space
+    x_first = x in space.a.index
+    cands = [d for d in corpus.descendants(z)[1:] if bags.tokens.get(d) or _kids_text(corpus, d)]
+    own = bags.tokens.get(x, [])
+    if not cands or not own:
+        return None
+    lang_x = corpus.docs[corpus.provs[x].doc].language
+    lang_z = corpus.docs[corpus.provs[z].doc].language
+    subtree = [_subtree_tokens(corpus, bags, d) for d in cands]
+    ab, ba = _both_ways(lex, idf, lang_x, lang_z, [own], subtree)
+    sims = (ab + ba)[0] / 2
+    best = int(np.argmax(sims))
+    y = cands[best]
+    rivals = [s for d, s in zip(cands, sims, strict=True) if not _related(corpus, d, y)]
+    if rivals and sims[best] - max(rivals) < MARGIN:
+        return None
+    # the own text must match ``y`` better than any section of its own law does
+    siblings = [d for d in corpus.descendants(x)[1:] if bags.tokens.get(d)]
+    if siblings:
+        back_ab, back_ba = _both_ways(
+            lex,
+            idf,
+            lang_z,
+            lang_x,
+            [subtree[best]],
+            [_subtree_tokens(corpus, bags, d) for d in siblings],
+        )
+        if max((back_ab + back_ba)[0] / 2) >= sims[best]:
+            return None
+    norm = matcher.normalise
+    lex_ab, lex_ba = norm(float(ab[0, best])), norm(float(ba[0, best]))
+    feats = {
+        "lex": norm(float(sims[best])),
+        "lex_min": min(lex_ab, lex_ba),
+        "cover": _cover(lex, own, subtree[best], x_first, lang_x, lex.lang_a),
+        "same_label": 0.0,
+        "same_law": float(corpus.provs[x].law == corpus.provs[y].law),
+        "in_parent": 1.0,
+        "length": _length(corpus, matcher, x, y, x_first),
+        "anchors": 0.5,
+        "margin_row": float(sims[best] - max(rivals, default=0.0)),
+        "margin_col": 0.0,
+        "sequence": 0.0,
+        "agree": 0.0,
+        "search": 0.0,
+        "swap": 0.0,
+        "island": 0.0,
+        "leaf_seq": 0.5,
+        "bridge": 0.5,
+        "edition_twin": 0.0,
+    }
+    return y, calibration.probability(feats), feats
+
+
+def _kids_text(corpus: Corpus, nid: str) -> bool:
+    return any(corpus.provs[c].text for c in corpus.descendants(nid))
+
+
+def _subtree_tokens(corpus: Corpus, bags: Bags, nid: str) -> list[str]:
+    return [w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ())]
+
+
+def _both_ways(lex: Lexicon, idf: dict, lang_x: str, lang_y: str, xs, ys):
+    """Carried cosines of token lists ``xs`` with ``ys``: x carried into y's language, and
+    y carried into x's (shape (len(xs), len(ys)) both)."""
+    flip = lex.lang_a != lang_x
+    vx, vy = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
+    t_xy, t_yx = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
+    mx = _bag_matrix(vx, xs, idf.get(lang_x, {}))
+    my = _bag_matrix(vy, ys, idf.get(lang_y, {}))
+    xy = _cosines(mx @ _carry(t_xy, t_yx), my)
+    yx = _cosines(my @ _carry(t_yx, t_xy), mx).T
+    if lang_x == lang_y:
+        every: dict[str, int] = {}
+        for toks in (*xs, *ys):
+            for w in toks:
+                every.setdefault(w, len(every))
+        direct = (
+            _bag_matrix(every, xs, idf.get(lang_x, {}))
+            @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
+        ).toarray()
+        xy, yx = np.maximum(xy, direct), np.maximum(yx, direct)
+    return xy, yx
+
+
+def _cover(lex: Lexicon, xs: list[str], ys: list[str], _x_first, lang_x: str, lang_a: str) -> float:
+    """One-to-one coverage, the lower of both directions (:meth:`.score.PairSpace.cover`)."""
+    forward = lex.likely(lang_x != lang_a)
+    backward = lex.likely(lang_x == lang_a)
+    cx, cy = Counter(xs), Counter(ys)
+    return min(_covered_once(cx, _reach(forward, cy)), _covered_once(cy, _reach(backward, cx)))
+
+
+def _reach(likely: dict[str, frozenset], other: Counter) -> dict[str, int]:
+    """Per word of the side ``likely`` translates from, how many tokens of ``other`` are
+    among its likely translations."""
+    return {w: n for w, targets in likely.items() if (n := sum(other[v] for v in targets))}
+
+
+def _length(corpus: Corpus, matcher: PairMatcher, x: str, y: str, x_first: bool) -> float:
+    space = matcher.space
+    lx = len(f"{corpus.provs[x].title} {corpus.provs[x].text}")
+    ly = len(corpus.subtree_text(y))
+    if lx <= 0 or ly <= 0:
+        return 1.0
+    ratio = math.log(ly / lx) if x_first else math.log(lx / ly)
+    z = abs(ratio - space.log_ratio) / max(space.log_spread, 0.05)
+    return min(z, 6.0) / 6.0
