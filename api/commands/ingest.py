@@ -14,9 +14,20 @@ from lawgraph.ingest.pipeline import corpus_stages, ingest_corpus
 
 from .options import DB_OPTION
 
+_TERMINATED: list[int] = []
+"""The signal that asked this ingest to stop, once one has."""
+
 
 def _exit_on_sigterm(signum, frame) -> None:
+    _TERMINATED.append(signum)
     raise SystemExit(128 + signum)
+
+
+def _stop_if_terminated() -> None:
+    """Stop now if a SIGTERM came before: raised inside a callback that reports and
+    ignores exceptions (one that runs around a fork), the first exit is lost."""
+    if _TERMINATED:
+        raise SystemExit(128 + _TERMINATED[0])
 
 
 @click.command()
@@ -46,6 +57,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
     stages = ("parse", "check", "cite", "done")
 
     def progress(doc, stage):
+        _stop_if_terminated()
         bar = bars.get(doc.id)
         if bar is None:
             bar = bars[doc.id] = tqdm(
@@ -65,6 +77,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
     stage_bar: list[tqdm] = []
 
     def stage_progress(name):
+        _stop_if_terminated()
         if not stage_bar:
             stage_bar.append(
                 tqdm(
