@@ -81,7 +81,7 @@ def own_text_rows(
             continue
         y, p, feats = found
         holder = matcher.taken.get(y) if x == a else matcher.match.get(y)
-        if p < calibration.SHOW or holder not in (None, z):
+        if p < calibration.SHOW or holder not in (None, x):
             continue  # never two equivalents for one provision
         ra, rb = (x, y) if x == a else (y, x)
         relation = "renumbered" if corpus.provs[x].law == corpus.provs[y].law else "moved"
@@ -132,7 +132,7 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
     feats = {
         "lex": norm(float(sims[best])),
         "lex_min": min(lex_ab, lex_ba),
-        "cover": _cover(lex, own, subtree[best], x_first, lang_x, lex.lang_a),
+        "cover": _cover(lex, own, subtree[best], lang_x),
         "same_label": 0.0,
         "same_law": float(corpus.provs[x].law == corpus.provs[y].law),
         "in_parent": 1.0,
@@ -183,10 +183,10 @@ def _both_ways(lex: Lexicon, idf: dict, lang_x: str, lang_y: str, xs, ys):
     return xy, yx
 
 
-def _cover(lex: Lexicon, xs: list[str], ys: list[str], _x_first, lang_x: str, lang_a: str) -> float:
+def _cover(lex: Lexicon, xs: list[str], ys: list[str], lang_x: str) -> float:
     """One-to-one coverage, the lower of both directions (:meth:`.score.PairSpace.cover`)."""
-    forward = lex.likely(lang_x != lang_a)
-    backward = lex.likely(lang_x == lang_a)
+    forward = lex.likely(lang_x != lex.lang_a)
+    backward = lex.likely(lang_x == lex.lang_a)
     cx, cy = Counter(xs), Counter(ys)
     return min(_covered_once(cx, _reach(forward, cy)), _covered_once(cy, _reach(backward, cx)))
 
