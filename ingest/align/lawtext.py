@@ -27,7 +27,7 @@ from . import calibration
 from .label import Corpus
 from .lexicon import Bags, Lexicon
 from .match import PairMatcher, Row, _related
-from .score import _bag_matrix, _carry, _cosines, _covered_once
+from .score import _covered_once, carried_similarities
 
 LAW = "law"
 """Relation of two laws that correspond while one has an own text and the other has none."""
@@ -98,15 +98,14 @@ def own_text_rows(
 def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
     """The best provision under ``z`` for the own text of ``x``, its probability and
     signals; None unless it is clearly the best both ways."""
-    space = matcher.space
-    x_first = x in space.a.index
-    cands = [d for d in corpus.descendants(z)[1:] if bags.tokens.get(d) or _kids_text(corpus, d)]
+    x_first = x in matcher.space.a.index
+    below = [(d, t) for d in corpus.descendants(z)[1:] if (t := _subtree_tokens(corpus, bags, d))]
     own = bags.tokens.get(x, [])
-    if not cands or not own:
+    if not below or not own:
         return None
+    cands, subtree = [d for d, _ in below], [t for _, t in below]
     lang_x = corpus.docs[corpus.provs[x].doc].language
     lang_z = corpus.docs[corpus.provs[z].doc].language
-    subtree = [_subtree_tokens(corpus, bags, d) for d in cands]
     ab, ba = _both_ways(lex, idf, lang_x, lang_z, [own], subtree)
     sims = (ab + ba)[0] / 2
     best = int(np.argmax(sims))
@@ -152,35 +151,17 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
     return y, calibration.probability(feats), feats
 
 
-def _kids_text(corpus: Corpus, nid: str) -> bool:
-    return any(corpus.provs[c].text for c in corpus.descendants(nid))
-
-
 def _subtree_tokens(corpus: Corpus, bags: Bags, nid: str) -> list[str]:
     return [w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ())]
 
 
 def _both_ways(lex: Lexicon, idf: dict, lang_x: str, lang_y: str, xs, ys):
-    """Carried cosines of token lists ``xs`` with ``ys``: x carried into y's language, and
-    y carried into x's (shape (len(xs), len(ys)) both)."""
-    flip = lex.lang_a != lang_x
-    vx, vy = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
-    t_xy, t_yx = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
-    mx = _bag_matrix(vx, xs, idf.get(lang_x, {}))
-    my = _bag_matrix(vy, ys, idf.get(lang_y, {}))
-    xy = _cosines(mx @ _carry(t_xy, t_yx), my)
-    yx = _cosines(my @ _carry(t_yx, t_xy), mx).T
-    if lang_x == lang_y:
-        every: dict[str, int] = {}
-        for toks in (*xs, *ys):
-            for w in toks:
-                every.setdefault(w, len(every))
-        direct = (
-            _bag_matrix(every, xs, idf.get(lang_x, {}))
-            @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
-        ).toarray()
-        xy, yx = np.maximum(xy, direct), np.maximum(yx, direct)
-    return xy, yx
+    """Carried cosines of ``xs`` with ``ys`` both ways (:func:`.score.carried_similarities`),
+    each at least the direct cosine when both are in one language."""
+    xy, yx, direct = carried_similarities(lex, idf, lang_x, lang_y, xs, ys)
+    if direct is None:
+        return xy, yx
+    return np.maximum(xy, direct), np.maximum(yx, direct)
 
 
 def _cover(lex: Lexicon, xs: list[str], ys: list[str], lang_x: str) -> float:

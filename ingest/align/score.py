@@ -344,6 +344,22 @@ def bag_similarity(
 ) -> np.ndarray:
     """Lexical similarity (mean of both directions) of token lists ``xs`` (language
     ``lang_x``) with ``ys``: a matrix of shape (len(xs), len(ys))."""
+    xy, yx, direct = carried_similarities(lex, idf, lang_x, lang_y, xs, ys)
+    out = (xy + yx) / 2
+    return out if direct is None else np.maximum(out, direct)
+
+
+def carried_similarities(
+    lex: Lexicon,
+    idf: dict[str, dict[str, float]],
+    lang_x: str,
+    lang_y: str,
+    xs: list[list[str]],
+    ys: list[list[str]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Cosines of token lists ``xs`` (language ``lang_x``) with ``ys``: ``xs`` carried
+    into ``lang_y`` through the lexicon, ``ys`` carried into ``lang_x``, and for one
+    language the direct cosines (else None); each of shape (len(xs), len(ys))."""
     flip = lex.lang_a != lang_x
     vx, vy = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
     t_xy, t_yx = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
@@ -351,18 +367,16 @@ def bag_similarity(
     my = _bag_matrix(vy, ys, idf.get(lang_y, {}))
     xy = _cosines(mx @ _carry(t_xy, t_yx), my)
     yx = _cosines(my @ _carry(t_yx, t_xy), mx).T
-    out = (xy + yx) / 2
-    if lang_x == lang_y:
-        every: dict[str, int] = {}
-        for toks in (*xs, *ys):
-            for w in toks:
-                every.setdefault(w, len(every))
-        direct = (
-            _bag_matrix(every, xs, idf.get(lang_x, {}))
-            @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
-        ).toarray()
-        out = np.maximum(out, direct)
-    return out
+    if lang_x != lang_y:
+        return xy, yx, None
+    every: dict[str, int] = {}
+    for toks in (*xs, *ys):
+        for w in toks:
+            every.setdefault(w, len(every))
+    direct = (
+        _bag_matrix(every, xs, idf.get(lang_x, {})) @ _bag_matrix(every, ys, idf.get(lang_y, {})).T
+    ).toarray()
+    return xy, yx, direct
 
 
 EXPAND_ROUNDS = 1
