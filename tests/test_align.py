@@ -504,3 +504,25 @@ def test_a_law_text_is_found_among_the_sections_of_the_other_book(con):
     assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
     assert "opening text of fi-1997/1" in r["evidence"]["why"]
     assert equivalent(con, "fi-1997/1", "el-2017") == "el-2017/1A"
+
+
+def test_order_and_a_third_book_together_find_a_renumbered_item(con):
+    # 1997 81C11 (report the results for the official record) is 2007 81C8: 1997 81C1-3
+    # went to Law 80 and the items after them moved up. The wording alone is weak; the
+    # order of Law 81's items and the path through el-2017 both lead there.
+    r = row(con, "fi-1997/81C11", "sv-2007/81C8")
+    assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
+    assert r["evidence"]["signals"]["order_bridged"] == 1.0
+    assert "third book" in r["evidence"]["why"]
+    assert equivalent(con, "fi-1997/81C11", "sv-2007") == "sv-2007/81C8"
+
+
+def test_a_third_book_that_reaches_the_whole_of_a_divided_provision_does_not_contradict(con):
+    # 1997 73C (unauthorised information from partner) is 2017 73C1; 2017 divided 73C
+    # into 73C1 and 73C2, while sv-2007 kept one 73C, so the path through it reaches the
+    # whole 73C: no opinion, not a vote against 73C1
+    r = row(con, "fi-1997/73C", "el-2017/73C1")
+    assert r["relation"] == "renumbered" and not r["flagged"]
+    assert r["evidence"]["signals"]["bridge"] == 0.5
+    twin = row(con, "fi-1997/73C", "el-2017/73C")
+    assert twin["relation"] not in EQUIVALENT or twin["flagged"]

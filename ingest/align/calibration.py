@@ -33,6 +33,7 @@ WEIGHTS = {
     "island": 0.00,
     "leaf_seq": 1.57,
     "edition_twin": 0.17,
+    "order_bridged": 1.50,
 }
 """Logistic weights (dev-set fit)."""
 

@@ -133,6 +133,8 @@ def why(
                 f", and {b_id} stands where the order of the undivided provisions of "
                 f"both laws puts {a_id}"
             )
+            if feats.get("order_bridged") == 1.0:
+                base += f" and where a third book's counterpart of {a_id} is paired"
         if twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."

@@ -480,11 +480,28 @@ class PairMatcher:
                 f["leaf_seq"] = 0.5  # no opinion; or order alone, which the matcher overruled
             else:
                 f["leaf_seq"] = float(seq == b)
-            reached = (self.bridges or {}).get(a)
-            f["bridge"] = 0.5 if not reached else float(b in reached)
+            f["bridge"] = self._bridged(a, b)
+            f["order_bridged"] = float(
+                how == "leaves" and f["bridge"] == 1.0 and not f["same_label"]
+            )
             f["edition_twin"] = f["same_label"] * float(self.same_edition)
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
+
+    def _bridged(self, a: str, b: str) -> float:
+        """What the third books say of ``b`` for ``a``: 1 when one leads there, 0.5 when
+        none leads anywhere or one leads to a provision containing or inside ``b`` (the
+        other edition divided the provision: a path through a book that did not reaches
+        the whole, 1997 73C through sv-2007 73C to 2017 73C, whose 73C1 says it), 0
+        when they lead elsewhere."""
+        reached = (self.bridges or {}).get(a)
+        if not reached:
+            return 0.5
+        if b in reached:
+            return 1.0
+        if any(_related(self.corpus, x, b) for x in reached if x in self.corpus.provs):
+            return 0.5
+        return 0.0
 
     def candidates(self, a: str) -> list[str]:
         """The label twin, the match, and the most similar provisions of the other book."""
