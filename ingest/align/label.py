@@ -57,6 +57,7 @@ class Corpus:
     topics: dict[str, Prov]
     _subtree: dict[str, str] = field(default_factory=dict)
     _firsts: dict[str, str] = field(default_factory=dict)
+    _above: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def law_docs(self) -> list[str]:
         """Documents that have numbered laws, in manifest order."""
@@ -118,6 +119,17 @@ class Corpus:
             parts = [p.title, p.text] + [self.subtree_text(c) for c in p.children]
             self._subtree[node_id] = " ".join(x for x in parts if x)
         return self._subtree[node_id]
+
+    def above(self, node_id: str) -> frozenset[str]:
+        """The provisions that contain ``node_id`` (its parent, theirs, up to the law)."""
+        got = self._above.get(node_id)
+        if got is None:
+            parent = self.provs[node_id].parent
+            got = (
+                self.above(parent) | {parent} if parent in self.provs else frozenset()
+            )
+            self._above[node_id] = got
+        return got
 
     def descendants(self, node_id: str) -> list[str]:
         """The provision and every sub-provision below it, in document order."""

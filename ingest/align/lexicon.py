@@ -75,6 +75,18 @@ class Bags:
     shown: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per language, the most frequent word form of each lemma as the books write it,
     lowercased (to show evidence: "βαλές", not "βαλεσ")."""
+    _subtree: dict[str, Counter] = field(default_factory=dict, repr=False)
+
+    def subtree(self, corpus: Corpus, nid: str) -> Counter:
+        """Lemma counts of a provision's own text and every sub-provision's (made once per
+        provision and process; not to be changed by the caller)."""
+        got = self._subtree.get(nid)
+        if got is None:
+            got = Counter(self.tokens.get(nid, ()))
+            for c in corpus.provs[nid].children:
+                got.update(self.subtree(corpus, c))
+            self._subtree[nid] = got
+        return got
 
     @classmethod
     def build(cls, corpus: Corpus) -> Bags:

@@ -75,18 +75,9 @@ class Decision:
     closest_p: float | None = None
 
 
-def _ancestors(corpus: Corpus, nid: str) -> list[str]:
-    out = []
-    p = corpus.provs[nid].parent
-    while p in corpus.provs:
-        out.append(p)
-        p = corpus.provs[p].parent
-    return out
-
-
 def _related(corpus: Corpus, x: str, y: str) -> bool:
     """Whether one of two provisions of the same document contains the other."""
-    return x == y or x in _ancestors(corpus, y) or y in _ancestors(corpus, x)
+    return x == y or x in corpus.above(y) or y in corpus.above(x)
 
 
 def monotone_pairs(score: np.ndarray) -> list[tuple[int, int]]:
@@ -461,7 +452,7 @@ class PairMatcher:
         counterpart = self.match.get(parent)
         if counterpart is None:
             return None
-        return counterpart in _ancestors(self.corpus, b)
+        return counterpart in self.corpus.above(b)
 
     def prob(self, a: str, b: str) -> tuple[float, dict]:
         """Calibrated probability that ``a`` and ``b`` are equivalent, and the signals."""

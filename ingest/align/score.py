@@ -274,10 +274,7 @@ def _covered_once(src: Counter, reach: dict[str, int]) -> float:
 
 def _subtree_counts(corpus: Corpus, bags: Bags, ids: list[str]) -> dict[str, Counter]:
     """Lemma counts of the subtree (own text and every sub-provision's) of each of ``ids``."""
-    return {
-        nid: Counter(w for d in corpus.descendants(nid) for w in bags.tokens.get(d, ()))
-        for nid in ids
-    }
+    return {nid: bags.subtree(corpus, nid) for nid in ids}
 
 
 def _cosines(x: sparse.csr_matrix, y: sparse.csr_matrix) -> np.ndarray:
