@@ -125,9 +125,7 @@ class Corpus:
         got = self._above.get(node_id)
         if got is None:
             parent = self.provs[node_id].parent
-            got = (
-                self.above(parent) | {parent} if parent in self.provs else frozenset()
-            )
+            got = self.above(parent) | {parent} if parent in self.provs else frozenset()
             self._above[node_id] = got
         return got
 
