@@ -526,3 +526,11 @@ def test_a_third_book_that_reaches_the_whole_of_a_divided_provision_does_not_con
     assert r["evidence"]["signals"]["bridge"] == 0.5
     twin = row(con, "fi-1997/73C", "el-2017/73C")
     assert twin["relation"] not in EQUIVALENT or twin["flagged"]
+
+
+def test_a_path_to_a_whole_does_not_vouch_for_a_part_the_matcher_did_not_choose(con):
+    # 1997 68B (a concession; a defender's concession his partner objects to at once is
+    # none) is all of 2007 68B, whose 68B1 and 68B2 say it in two parts; the path through
+    # el-2017 reaches the whole 68B, which stays an unflagged, unconfirmed label twin
+    r = row(con, "fi-1997/68B", "sv-2007/68B")
+    assert r["relation"] == "partial" and not r["flagged"]

@@ -22,6 +22,7 @@ def _corpus(labels: dict[str, str]):
         provs=provs,
         docs={d: SimpleNamespace(language=d) for d in ("A", "B", "C", "D")},
         relation=lambda x, y: "cross-edition",
+        above=lambda nid: frozenset(),  # no section contains another
     )
 
 

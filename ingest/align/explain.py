@@ -134,7 +134,7 @@ def why(
                 f"both laws puts {a_id}"
             )
             if feats.get("order_bridged") == 1.0:
-                base += f" and where a third book's counterpart of {a_id} is paired"
+                base += f" and where {a_id}'s counterpart in a third book leads"
         if twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."

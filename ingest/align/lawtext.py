@@ -147,6 +147,7 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
         "leaf_seq": 0.5,
         "bridge": 0.5,
         "edition_twin": 0.0,
+        "order_bridged": 0.0,
     }
     return y, calibration.probability(feats), feats
 

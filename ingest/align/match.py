@@ -480,17 +480,18 @@ class PairMatcher:
         return self.cache[key]
 
     def _bridged(self, a: str, b: str) -> float:
-        """What the third books say of ``b`` for ``a``: 1 when one leads there, 0.5 when
-        none leads anywhere or one leads to a provision containing or inside ``b`` (the
-        other edition divided the provision: a path through a book that did not reaches
-        the whole, 1997 73C through sv-2007 73C to 2017 73C, whose 73C1 says it), 0
-        when they lead elsewhere."""
+        """What the third books say of ``b`` for ``a``: 1 when one leads there, 0 when they
+        lead elsewhere, 0.5 when none leads anywhere, and 0.5 too for the matcher's own
+        pair when one leads to a provision containing ``b``: the third book did not
+        divide the provision (1997 73C is 2017 73C1; the path through sv-2007 73C reaches
+        the whole 2017 73C). Only for the matcher's own pair: a part the matcher did not
+        choose is not vouched for by a path to its whole."""
         reached = (self.bridges or {}).get(a)
         if not reached:
             return 0.5
         if b in reached:
             return 1.0
-        if any(_related(self.corpus, x, b) for x in reached if x in self.corpus.provs):
+        if self.match.get(a) == b and reached & self.corpus.above(b):
             return 0.5
         return 0.0
 
