@@ -1,22 +1,38 @@
 """simplemma's dictionaries, each opened once per ingest by whichever process is free.
 
-Opening a dictionary is the slow part of asking simplemma (it reads the compressed stream
-of every form of the language). simplemma's low-memory backend (``StreamMap``) opens one
-in about half the time its default backend takes and answers the same: it keeps the
-stream and an index of where each block of records starts, and decodes one block per
-lookup. A ``StreamMap`` is plain data, so a worker process can open it and hand it to
-the parent (about a tenth of the time opening takes): while the books are parsed, the
-worker processes open the dictionaries the corpus-wide stages will need
+With the dictionary index built (:func:`build_index`, which ``make install`` runs once per
+installation: ``lawgraph dictionaries``), opening costs nothing: the index holds each of
+simplemma's dictionaries as a MARISA trie (simplemma's own trie backend,
+``TrieWrapDict``, built from its shipped data), mapped from disk, so an ingest reads only
+the pages of the forms the corpus asks. It lives in the Python environment beside the
+installed libraries, one folder per simplemma and marisa-trie version, and each file is
+checked against the size and hash recorded when it was built; a missing, stale or
+damaged index is not used, and the dictionary is opened as below.
+
+Without the index, opening a dictionary is the slow part of asking simplemma (it reads
+the compressed stream of every form of the language). simplemma's low-memory backend
+(``StreamMap``) opens one in about half the time its default backend takes and answers
+the same: it keeps the stream and an index of where each block of records starts, and
+decodes one block per lookup. A ``StreamMap`` is plain data, so a worker process can open
+it and hand it to the parent (about a tenth of the time opening takes): while the books
+are parsed, the worker processes open the dictionaries the corpus-wide stages will need
 (:func:`open_in_worker`), and every dictionary a parser opened comes back with its book
-(:func:`take_opened`). The answers are simplemma's own: :func:`is_known` and
+(:func:`take_opened`). Either way the answers are simplemma's own: :func:`is_known` and
 :func:`lemmatize` are ``simplemma.is_known`` and ``simplemma.lemmatize`` through a
 dictionary factory holding these maps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 _OPENED: dict[str, Mapping[str, str]] = {}
@@ -34,6 +50,11 @@ def dictionary(lang: str) -> Mapping[str, str]:
     """
     got = _OPENED.get(lang)
     if got is None:
+        got = _indexed(lang)
+        if got is not None:
+            _HANDED.add(lang)  # every process maps the index itself: nothing to hand over
+            _OPENED[lang] = got
+            return got
         from simplemma.strategies.dictionaries.stream_dictionary_factory import StreamMap
 
         _claim(lang)
@@ -110,6 +131,13 @@ def _strategies() -> tuple[Any, Any, Any]:
     )
 
 
+def close_all() -> None:
+    """Forget every dictionary this process opened (the next lookup opens it again,
+    from the index if it can be used)."""
+    _OPENED.clear()
+    _HANDED.clear()
+
+
 def take_opened() -> dict[str, Mapping[str, str]]:
     """The dictionaries this process opened and has not handed over yet."""
     new = {lang: m for lang, m in _OPENED.items() if lang not in _HANDED}
@@ -151,12 +179,154 @@ def _claim(lang: str) -> bool:
     return True
 
 
-def open_in_worker(lang: str) -> dict[str, Mapping[str, str]]:
-    """In a worker: open ``lang`` unless some process has claimed it; what to hand over."""
+def open_in_worker(lang: str) -> dict[str, Mapping[str, str]] | None:
+    """In a worker: open ``lang`` unless some process has claimed it.
+
+    Returns:
+        What to hand over (nothing for a dictionary mapped from the index), or None if
+        this process did not open it (claimed elsewhere, open already, or a language
+        simplemma does not have).
+    """
     if lang in _OPENED or not _claim(lang):
-        return {}
+        return None
     try:
         dictionary(lang)
     except ValueError:  # a language simplemma does not have
-        return {}
+        return None
     return take_opened()
+
+
+# -- the dictionary index ---------------------------------------------------------------
+
+INDEX_ENV = "LAWGRAPH_DICTIONARY_INDEX"
+"""Environment variable naming the folder of the dictionary index (default: inside the
+Python environment, :func:`index_dir`)."""
+
+
+def index_dir() -> Path:
+    """The folder of the dictionary index for the installed simplemma and marisa-trie:
+    ``$LAWGRAPH_DICTIONARY_INDEX/<versions>`` if set, else
+    ``<sys.prefix>/share/lawgraph/<versions>`` (the virtual environment of ``make``)."""
+    versions = f"simplemma-{_version('simplemma')}-marisa-trie-{_version('marisa-trie')}"
+    base = os.environ.get(INDEX_ENV, "").strip()
+    root = Path(base) if base else Path(sys.prefix) / "share" / "lawgraph"
+    return root / versions
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def _index_files(lang: str) -> tuple[Path, Path]:
+    folder = index_dir()
+    return folder / f"{lang}.dic", folder / f"{lang}.json"
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def index_status(lang: str) -> str:
+    """``ok`` if the index of ``lang`` can be used; else why not (``missing``, ``damaged``
+    or ``no marisa-trie``)."""
+    trie, record = _index_files(lang)
+    try:
+        import marisa_trie  # noqa: F401
+    except ImportError:
+        return "no marisa-trie"
+    try:
+        meta = json.loads(record.read_text(encoding="utf-8"))
+        if not trie.is_file():
+            return "missing"
+        if trie.stat().st_size != meta["bytes"] or _digest(trie) != meta["sha256"]:
+            return "damaged"
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "damaged"
+    return "ok"
+
+
+def _indexed(lang: str) -> Mapping[str, str] | None:
+    """The index of ``lang`` mapped from disk, or None if it cannot be used."""
+    if index_status(lang) != "ok":
+        return None
+    from marisa_trie import BytesTrie
+    from simplemma.strategies.dictionaries.trie_dictionary_factory import TrieWrapDict
+
+    trie, record = _index_files(lang)
+    try:
+        mapped = BytesTrie().mmap(str(trie))
+        if len(mapped) != json.loads(record.read_text(encoding="utf-8"))["records"]:
+            return None
+    except Exception:  # noqa: BLE001 - an index that does not open is not used
+        return None
+    return TrieWrapDict(mapped)
+
+
+def build_index(
+    langs: Iterable[str], force: bool = False, report: Callable[[str, str], None] | None = None
+) -> dict[str, str]:
+    """Build the index of each of ``langs`` that simplemma has and that is not already
+    there (all of them with ``force``), from simplemma's shipped data, as its trie
+    backend builds it. Each file is written to a temporary name and renamed, so a reader
+    or a second builder never sees half of one.
+
+    Args:
+        report: called with (language, what happened) as each is done.
+
+    Returns:
+        ``{lang: "built" | "present" | "unknown language"}``.
+
+    Raises:
+        OSError: if the index folder cannot be written.
+        ImportError: if marisa-trie is not installed.
+    """
+    from marisa_trie import BytesTrie
+    from simplemma.strategies.dictionaries.dictionary_factory import (
+        SUPPORTED_LANGUAGES,
+        _load_dictionary_from_disk,
+    )
+
+    done: dict[str, str] = {}
+    for lang in langs:
+        if lang not in SUPPORTED_LANGUAGES:
+            done[lang] = "unknown language"
+        elif not force and index_status(lang) == "ok":
+            done[lang] = "present"
+        else:
+            path, record = _index_files(lang)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            raw = _load_dictionary_from_disk(lang)
+            trie = BytesTrie((k.decode(), v) for k, v in raw.items())
+            tmp = _temp_name(path)
+            try:
+                trie.save(str(tmp))
+                meta = {"records": len(raw), "bytes": tmp.stat().st_size, "sha256": _digest(tmp)}
+                _write_atomic(record, json.dumps(meta))
+                os.replace(tmp, path)
+            finally:
+                tmp.unlink(missing_ok=True)
+            done[lang] = "built"
+        if report is not None:
+            report(lang, done[lang])
+    return done
+
+
+def _temp_name(path: Path) -> Path:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    return Path(tmp)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = _temp_name(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -591,10 +591,10 @@ def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
     the lemma of each of ``forms``; the dictionary and the answers to hand over."""
     lemma_table.take_new()
     opened = lemma_dict.open_in_worker(lang)
-    if opened:
+    if opened is not None:  # this process opened it (or mapped it from the index)
         for form in forms:
             lemma_table.lookup(lang, form)
-    return opened, lemma_table.take_new()
+    return opened or {}, lemma_table.take_new()
 
 
 def _prepare_stages(langs: list[str]) -> None:

@@ -107,13 +107,36 @@ def _tables(path) -> dict[str, list]:
         con.close()
 
 
+@pytest.fixture(scope="module")
+def full_index(tmp_path_factory):
+    """The folder of a dictionary index of every language of the corpus: the installed
+    one (``make install`` builds it), else one built here."""
+    from lawgraph.ingest import lemma_dict
+
+    langs = sorted({doc.language for doc in load_manifest(DEFAULT_CORPUS)})
+    if all(lemma_dict.index_status(lang) == "ok" for lang in langs):
+        return lemma_dict.index_dir().parent
+    folder = tmp_path_factory.mktemp("full-index")
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv(lemma_dict.INDEX_ENV, str(folder))
+        lemma_dict.build_index(langs)
+    return folder
+
+
 def test_store_is_the_same_with_and_without_the_table_and_the_pool(
-    ingested, tmp_path, fresh_caches, monkeypatch
+    ingested, tmp_path, fresh_caches, monkeypatch, full_index, no_opened_dictionaries
 ):
-    """One process, nothing cached; worker processes with the stages beside the alignment
-    (the glossary made late on purpose) and the dictionaries opened while the books
-    parse, cold; the same with the table."""
+    """One process, nothing cached, no dictionary index; worker processes with the stages
+    beside the alignment (the glossary made late on purpose) and the dictionaries mapped
+    from the index, cold; the same with the table."""
+    from lawgraph.ingest import lemma_dict
+
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(tmp_path / "no index"))
     plain = ingest_corpus(tmp_path / "plain" / "s.db", lemma_cache=False, workers=1)
+    assert {type(m).__name__ for m in lemma_dict._OPENED.values()} == {"StreamMap"}
+    lemma_dict.close_all()
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(full_index))
+    assert lemma_dict.index_status("fi") == "ok"
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
     assert not any(k.startswith("waiting") for k in plain.timings)
     stages = pipeline.corpus_stages()
@@ -162,12 +185,16 @@ def test_known_only_answers_are_kept_merged_and_completed(tmp_path, fresh_caches
     assert lemma_table.lookup("et", "mängija") == (True, "mängija")
 
 
-def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches):
-    """A worker opens a dictionary and hands it over pickled; the claims keep a second
-    process from opening it again."""
+def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(
+    fresh_caches, tmp_path, monkeypatch
+):
+    """Without the index, a worker opens a dictionary and hands it over pickled; the claims
+    keep a second process from opening it again."""
     import pickle
 
     from lawgraph.ingest import lemma_dict
+
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(tmp_path))  # no index there
 
     lemma_dict.share_claims(["sv"])
     try:
@@ -177,9 +204,9 @@ def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches)
             lemma_dict._HANDED.discard("sv")
         opened = lemma_dict.open_in_worker("sv")
         assert list(opened) == ["sv"]
-        assert lemma_dict.open_in_worker("sv") == {}  # claimed and open already
+        assert lemma_dict.open_in_worker("sv") is None  # claimed and open already
         lemma_dict._OPENED.pop("sv")
-        assert lemma_dict.open_in_worker("sv") == {}  # claimed by "another process"
+        assert lemma_dict.open_in_worker("sv") is None  # claimed by "another process"
     finally:
         lemma_dict.end_claims()
     lemma_dict.install(pickle.loads(pickle.dumps(opened)))
@@ -191,23 +218,124 @@ def test_a_dictionary_handed_over_by_a_worker_answers_as_simplemma(fresh_caches)
             assert got == simplemma.lemmatize(w, lang="sv", greedy=greedy)
 
 
-def test_a_worker_opening_a_dictionary_answers_the_books_words(fresh_caches):
+@pytest.mark.parametrize("indexed", [False, True])
+def test_a_worker_opening_a_dictionary_answers_the_books_words(
+    indexed, small_index, tmp_path, monkeypatch, no_opened_dictionaries
+):
+    """A worker asks every word of the books; it hands the dictionary over only when it
+    opened the stream (the index is mapped by every process itself)."""
     from lawgraph.ingest import lemma_dict
 
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(small_index if indexed else tmp_path))
     sources = [
-        (doc, "Pelaaja pelaajan, PELAAJA 12 pelaajat.") for doc in load_manifest(DEFAULT_CORPUS)
+        (doc, "Spelaren spelarens, SPELAREN 12 spelarna.") for doc in load_manifest(DEFAULT_CORPUS)
     ]
-    sources = [s for s in sources if s[0].language == "fi"][:1]
+    sources = [s for s in sources if s[0].language == "sv"][:1]
     forms = pipeline._source_forms(sources)
-    assert forms == {"fi": ["pelaaja", "pelaajan", "pelaajat"]}
-    lemma_dict.share_claims(["fi"])
+    assert forms == {"sv": ["spelaren", "spelarens", "spelarna"]}
+    lemma_dict.share_claims(["sv"])
     try:
-        lemma_dict._OPENED.pop("fi", None)
-        lemma_dict._HANDED.discard("fi")
-        opened, answers = pipeline._open_in_worker("fi", forms["fi"])
+        opened, answers = pipeline._open_in_worker("sv", forms["sv"])
+        assert pipeline._open_in_worker("sv", forms["sv"]) == ({}, {})  # claimed already
     finally:
         lemma_dict.end_claims()
-    assert list(opened) == ["fi"] and sorted(answers["fi"]) == forms["fi"]
-    for form, (known, found) in answers["fi"].items():
-        assert known == simplemma.is_known(form, lang="fi")
-        assert found == simplemma.lemmatize(form, lang="fi", greedy=not known)
+    assert list(opened) == ([] if indexed else ["sv"])
+    assert sorted(answers["sv"]) == forms["sv"]
+    for form, (known, found) in answers["sv"].items():
+        assert known == simplemma.is_known(form, lang="sv")
+        assert found == simplemma.lemmatize(form, lang="sv", greedy=not known)
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory):
+    """The dictionary index of the two smallest languages, built in a folder of its own."""
+    from lawgraph.ingest import lemma_dict
+
+    folder = tmp_path_factory.mktemp("index")
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv(lemma_dict.INDEX_ENV, str(folder))
+        got = lemma_dict.build_index(["el", "sv", "xx"])
+        again = lemma_dict.build_index(["sv"])
+    assert got == {"el": "built", "sv": "built", "xx": "unknown language"}
+    assert again == {"sv": "present"}
+    return folder
+
+
+@pytest.fixture
+def no_opened_dictionaries():
+    from lawgraph.ingest import lemma_dict
+
+    lemma_dict.close_all()
+    clear_lemma_caches()
+    yield
+    lemma_dict.close_all()
+    clear_lemma_caches()
+
+
+def test_the_dictionary_index_answers_as_simplemma(
+    small_index, monkeypatch, no_opened_dictionaries
+):
+    from lawgraph.ingest import lemma_dict
+
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(small_index))
+    forms = _corpus_forms(3000)
+    for lang in ("el", "sv"):
+        assert lemma_dict.index_status(lang) == "ok"
+        mapped = lemma_dict.dictionary(lang)
+        assert type(mapped).__name__ == "TrieWrapDict"  # from the index, not the stream
+        words = forms[lang] + [w.upper() for w in forms[lang][:200]] + ["xyzzyq", "12", "a-b"]
+        for w in words:
+            low = w.lower()
+            assert lemma_dict.is_known(w, lang) == simplemma.is_known(w, lang=lang), w
+            assert lemma_dict.lemmatize(low, lang) == simplemma.lemmatize(low, lang=lang), w
+            got = lemma_dict.lemmatize(low, lang, greedy=True)
+            assert got == simplemma.lemmatize(low, lang=lang, greedy=True), w
+
+
+def test_a_damaged_or_missing_index_is_not_used(
+    small_index, tmp_path, monkeypatch, no_opened_dictionaries
+):
+    from lawgraph.ingest import lemma_dict
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_index, copy)
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(copy))
+    trie = lemma_dict.index_dir() / "el.dic"
+    data = bytearray(trie.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    trie.write_bytes(bytes(data))  # same size, one byte changed
+    assert lemma_dict.index_status("el") == "damaged"
+    (lemma_dict.index_dir() / "sv.dic").write_bytes(b"MARISA")  # cut short
+    assert lemma_dict.index_status("sv") == "damaged"
+    (lemma_dict.index_dir() / "sv.json").write_text("{", encoding="utf-8")
+    assert lemma_dict.index_status("sv") == "damaged"
+    assert lemma_dict.index_status("fi") == "missing"
+    for lang, word in (("el", "παίκτης"), ("sv", "spelaren"), ("fi", "pelaajan")):
+        assert type(lemma_dict.dictionary(lang)).__name__ == "StreamMap"  # opened as before
+        assert lemma_dict.lemmatize(word, lang) == simplemma.lemmatize(word, lang=lang)
+    lemma_dict.close_all()
+    assert lemma_dict.build_index(["el"]) == {"el": "built"}  # rebuilt over the damage
+    assert lemma_dict.index_status("el") == "ok"
+
+
+def test_the_dictionaries_command_builds_and_checks_the_index(small_index, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from lawgraph.api.cli import main
+    from lawgraph.ingest import lemma_dict
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_index, copy)
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(copy))
+    (lemma_dict.index_dir() / "el.dic").write_bytes(b"broken")
+    got = CliRunner().invoke(main, ["dictionaries", "--check"])
+    assert got.exit_code == 0, got.output
+    lines = got.output.splitlines()
+    assert lines[0] == f"dictionary index: {lemma_dict.index_dir()}"
+    assert {"el: damaged", "sv: ok", "fi: missing", "et: missing"} <= set(lines)
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(blocked))
+    got = CliRunner().invoke(main, ["dictionaries"])
+    assert got.exit_code == 1 and "cannot write the index" in got.output
+    assert "Traceback" not in got.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import align, compare, glossary, graph, ingest, nodes, search, serve
+from . import align, compare, dictionaries, glossary, graph, ingest, nodes, search, serve
 
-MODULES = (ingest, nodes, graph, align, compare, glossary, search, serve)
+MODULES = (ingest, dictionaries, nodes, graph, align, compare, glossary, search, serve)
 COMMANDS: list[click.Command] = [command for module in MODULES for command in module.COMMANDS]
