@@ -4,7 +4,11 @@ Each ingest runs in a fresh process (so dictionaries and spaCy load as on a newc
 machine) and prints every stage's time:
 
 * floor: import spaCy and tokenize the five books with blank pipelines;
-* cold: a new store with no form -> lemma table beside it (target <= 3 x floor);
+* cold: a new store with no form -> lemma table beside it (target <= 3 x floor), with
+  the dictionary index that ``make install`` builds (``lawgraph dictionaries``; the run
+  says whether it was usable);
+* no index: the same without the dictionary index (each dictionary opened from
+  simplemma's compressed stream, as on an installation that has not built it);
 * warm: ``--force`` with the table beside the store (a changed parser);
 * unchanged: re-ingest of unchanged input (target <= 1 s);
 * cli cold: ``lawgraph ingest`` (what ``make run`` runs) into a new store, with its
@@ -94,11 +98,12 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _run(code: str, *args: str) -> dict:
+def _run(code: str, *args: str, env: dict | None = None) -> dict:
     cpu = _children_cpu()
     out = subprocess.run(
-        [sys.executable, "-c", code, *args], check=True, capture_output=True, text=True
-    )
+        [sys.executable, "-c", code, *args], check=True, capture_output=True, text=True,
+        env={**os.environ, **(env or {})},
+    )  # fmt: skip
     got = json.loads(out.stdout.strip().splitlines()[-1])
     got["cpu"] = _children_cpu() - cpu
     return got
@@ -140,12 +145,28 @@ def _budget(floor: dict, cold: dict, cores: int) -> str:
 
 def main(profile: bool = False, top: int = 12, runs: int = 1) -> None:
     out = sys.stdout
-    ratios: dict[str, list[float]] = {"cold": [], "cli cold": [], "warm": []}
+    from lawgraph.ingest import lemma_dict
+    from lawgraph.ingest.corpus import DEFAULT_CORPUS, load_manifest
+
+    langs = sorted({doc.language for doc in load_manifest(DEFAULT_CORPUS)})
+    usable = {lang: lemma_dict.index_status(lang) for lang in langs}
+    out.write(
+        f"dictionary index {lemma_dict.index_dir()}: "
+        + ", ".join(f"{k} {v}" for k, v in usable.items())
+        + "\n"
+    )
+    ratios: dict[str, list[float]] = {"cold": [], "no index": [], "cli cold": [], "warm": []}
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(1, runs + 1):
             db = str(Path(tmp) / f"run{n}" / "lawgraph.db")
             floor = _run(FLOOR)
             cold = _run(INGEST, db, "force")
+            bare = _run(
+                INGEST,
+                str(Path(tmp) / f"bare{n}" / "lawgraph.db"),
+                "force",
+                env={lemma_dict.INDEX_ENV: str(Path(tmp) / "no index")},
+            )
             warm = _run(INGEST, db, "force")
             same = _run(INGEST, db, "")
             cli = _cli_cold(str(Path(tmp) / f"cli{n}" / "lawgraph.db"))
@@ -153,15 +174,22 @@ def main(profile: bool = False, top: int = 12, runs: int = 1) -> None:
                 out.write(f"run {n}\n")
             out.write(_line("floor", floor))
             out.write(_line("cold", cold))
+            out.write(_line("no index", bare))
             out.write(_line("warm", warm))
             out.write(_line("unchanged", same))
             out.write(_line("cli cold", cli))
             out.write(_budget(floor, cold, _cores()))
             f = floor["seconds"]
-            for name, got in (("cold", cold), ("cli cold", cli), ("warm", warm)):
+            for name, got in (
+                ("cold", cold),
+                ("no index", bare),
+                ("cli cold", cli),
+                ("warm", warm),
+            ):
                 ratios[name].append(got["seconds"] / f)
             out.write(
                 f"cold / floor = {cold['seconds'] / f:.2f} (target <= 3), "
+                f"no index / floor = {bare['seconds'] / f:.2f}, "
                 f"cli cold / floor = {cli['seconds'] / f:.2f}, "
                 f"warm / floor = {warm['seconds'] / f:.2f}, "
                 f"unchanged = {same['seconds']:.2f} s (skipped: {same['skipped']}, target <= 1 s)\n"
