@@ -1,7 +1,8 @@
 """simplemma's dictionaries, each opened once per ingest by whichever process is free.
 
 With the dictionary index built (:func:`build_index`, which ``make install`` runs once per
-installation: ``lawgraph dictionaries``), opening costs nothing: the index holds each of
+installation: ``lawgraph dictionaries``), opening costs a few tens of milliseconds (the
+file's hash checked, the trie mapped) instead of seconds: the index holds each of
 simplemma's dictionaries as a MARISA trie (simplemma's own trie backend,
 ``TrieWrapDict``, built from its shipped data), mapped from disk, so an ingest reads only
 the pages of the forms the corpus asks. It lives in the Python environment beside the
@@ -39,6 +40,8 @@ _OPENED: dict[str, Mapping[str, str]] = {}
 KEPT_ANSWERS = 500_000
 """Dictionary answers kept per language and process (an ingest asks about 85,000)."""
 _HANDED: set[str] = set()
+_MAPPED: set[str] = set()
+"""The languages this process mapped from the index."""
 _CLAIMS: tuple[tuple[str, ...], object] | None = None
 
 
@@ -53,13 +56,19 @@ def dictionary(lang: str) -> Mapping[str, str]:
         got = _indexed(lang)
         if got is not None:
             _HANDED.add(lang)  # every process maps the index itself: nothing to hand over
+            _MAPPED.add(lang)
             _OPENED[lang] = got
             return got
-        from simplemma.strategies.dictionaries.stream_dictionary_factory import StreamMap
-
         _claim(lang)
-        got = _OPENED[lang] = StreamMap(lang)
+        got = _OPENED[lang] = _open_stream(lang)
     return got
+
+
+def _open_stream(lang: str) -> Mapping[str, str]:
+    """simplemma's low-memory backend for ``lang`` (its compressed stream)."""
+    from simplemma.strategies.dictionaries.stream_dictionary_factory import StreamMap
+
+    return StreamMap(lang)
 
 
 def is_known(form: str, lang: str) -> bool:
@@ -136,6 +145,7 @@ def close_all() -> None:
     from the index if it can be used)."""
     _OPENED.clear()
     _HANDED.clear()
+    _MAPPED.clear()
 
 
 def take_opened() -> dict[str, Mapping[str, str]]:
@@ -183,12 +193,15 @@ def open_in_worker(lang: str) -> dict[str, Mapping[str, str]] | None:
     """In a worker: open ``lang`` unless some process has claimed it.
 
     Returns:
-        What to hand over (nothing for a dictionary mapped from the index), or None if
-        this process did not open it (claimed elsewhere, open already, or a language
-        simplemma does not have).
+        What to hand over (nothing for a dictionary mapped from the index, even one a
+        parser in this process mapped before), or None if this process did not open it
+        (claimed elsewhere, opened from the stream already and handed over with a book,
+        or a language simplemma does not have).
     """
-    if lang in _OPENED or not _claim(lang):
+    if lang in _OPENED and lang not in _MAPPED or not _claim(lang):
         return None
+    if lang in _MAPPED:
+        return {}
     try:
         dictionary(lang)
     except ValueError:  # a language simplemma does not have
@@ -231,8 +244,9 @@ def _digest(path: Path) -> str:
 
 
 def index_status(lang: str) -> str:
-    """``ok`` if the index of ``lang`` can be used; else why not (``missing``, ``damaged``
-    or ``no marisa-trie``)."""
+    """``ok`` if the index of ``lang`` can be used; else why not (``missing``,
+    ``unreadable``, ``damaged``, ``stale``: built from other data than the installed
+    simplemma's, or ``no marisa-trie``)."""
     trie, record = _index_files(lang)
     try:
         import marisa_trie  # noqa: F401
@@ -242,13 +256,29 @@ def index_status(lang: str) -> str:
         meta = json.loads(record.read_text(encoding="utf-8"))
         if not trie.is_file():
             return "missing"
+        if meta.get("source") != _source_stamp(lang):
+            return "stale"
         if trie.stat().st_size != meta["bytes"] or _digest(trie) != meta["sha256"]:
             return "damaged"
     except FileNotFoundError:
         return "missing"
-    except (OSError, ValueError, KeyError, TypeError):
+    except PermissionError:
+        return "unreadable"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return "damaged"
     return "ok"
+
+
+def _source_stamp(lang: str) -> list[int] | None:
+    """The size and modification time of simplemma's shipped data for ``lang`` (what
+    the index was built from), or None if it has none."""
+    from simplemma.strategies.dictionaries.dictionary_factory import DATA_FOLDER
+
+    try:
+        st = (DATA_FOLDER / f"{lang}.plzma").stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
 
 
 def _indexed(lang: str) -> Mapping[str, str] | None:
@@ -258,6 +288,15 @@ def _indexed(lang: str) -> Mapping[str, str] | None:
     from marisa_trie import BytesTrie
     from simplemma.strategies.dictionaries.trie_dictionary_factory import TrieWrapDict
 
+    class Indexed(TrieWrapDict):
+        """simplemma's view of a trie, except for a key holding a NUL character: the
+        trie cuts such a key short (or fails on it) where the stream has no such key."""
+
+        __slots__ = ()
+
+        def _lookup(self, key: str) -> str | None:
+            return None if "\x00" in key else super()._lookup(key)
+
     trie, record = _index_files(lang)
     try:
         mapped = BytesTrie().mmap(str(trie))
@@ -265,16 +304,16 @@ def _indexed(lang: str) -> Mapping[str, str] | None:
             return None
     except Exception:  # noqa: BLE001 - an index that does not open is not used
         return None
-    return TrieWrapDict(mapped)
+    return Indexed(mapped)
 
 
 def build_index(
     langs: Iterable[str], force: bool = False, report: Callable[[str, str], None] | None = None
 ) -> dict[str, str]:
     """Build the index of each of ``langs`` that simplemma has and that is not already
-    there (all of them with ``force``), from simplemma's shipped data, as its trie
-    backend builds it. Each file is written to a temporary name and renamed, so a reader
-    or a second builder never sees half of one.
+    usable (all of them with ``force``), from simplemma's shipped data, with simplemma's
+    trie backend's own keys and values. Each file is written to a temporary name and
+    renamed, so a reader or a second builder never sees half of one.
 
     Args:
         report: called with (language, what happened) as each is done.
@@ -301,12 +340,21 @@ def build_index(
         else:
             path, record = _index_files(lang)
             path.parent.mkdir(parents=True, exist_ok=True)
+            source = _source_stamp(lang)
             raw = _load_dictionary_from_disk(lang)
             trie = BytesTrie((k.decode(), v) for k, v in raw.items())
             tmp = _temp_name(path)
             try:
-                trie.save(str(tmp))
-                meta = {"records": len(raw), "bytes": tmp.stat().st_size, "sha256": _digest(tmp)}
+                try:
+                    trie.save(str(tmp))
+                except RuntimeError as exc:  # marisa's own I/O errors (a full disk)
+                    raise OSError(f"{tmp}: {exc}") from exc
+                meta = {
+                    "records": len(raw),
+                    "bytes": tmp.stat().st_size,
+                    "sha256": _digest(tmp),
+                    "source": source,
+                }
                 _write_atomic(record, json.dumps(meta))
                 os.replace(tmp, path)
             finally:
@@ -318,8 +366,13 @@ def build_index(
 
 
 def _temp_name(path: Path) -> Path:
+    """A new empty file beside ``path``, readable by every user as a file the process
+    creates is (``mkstemp`` makes it private, and the rename would keep that)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     return Path(tmp)
 
 

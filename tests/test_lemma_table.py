@@ -137,6 +137,8 @@ def test_store_is_the_same_with_and_without_the_table_and_the_pool(
     lemma_dict.close_all()
     monkeypatch.setenv(lemma_dict.INDEX_ENV, str(full_index))
     assert lemma_dict.index_status("fi") == "ok"
+    # from here on no process (forked ones inherit this) may open a dictionary's stream
+    monkeypatch.setattr(lemma_dict, "_open_stream", _refuse)
     assert not (tmp_path / "plain" / "s.lemmas.json").exists()
     assert not any(k.startswith("waiting") for k in plain.timings)
     stages = pipeline.corpus_stages()
@@ -233,6 +235,8 @@ def test_a_worker_opening_a_dictionary_answers_the_books_words(
     sources = [s for s in sources if s[0].language == "sv"][:1]
     forms = pipeline._source_forms(sources)
     assert forms == {"sv": ["spelaren", "spelarens", "spelarna"]}
+    if indexed:  # a parser in this worker mapped it already: the worker still asks the words
+        assert type(lemma_dict.dictionary("sv")).__name__ == "Indexed"
     lemma_dict.share_claims(["sv"])
     try:
         opened, answers = pipeline._open_in_worker("sv", forms["sv"])
@@ -282,8 +286,9 @@ def test_the_dictionary_index_answers_as_simplemma(
     for lang in ("el", "sv"):
         assert lemma_dict.index_status(lang) == "ok"
         mapped = lemma_dict.dictionary(lang)
-        assert type(mapped).__name__ == "TrieWrapDict"  # from the index, not the stream
+        assert type(mapped).__name__ == "Indexed"  # from the index, not the stream
         words = forms[lang] + [w.upper() for w in forms[lang][:200]] + ["xyzzyq", "12", "a-b"]
+        words += [forms[lang][0] + "\x00", "\x00", "a\x00b"]  # the trie cuts keys at NUL
         for w in words:
             low = w.lower()
             assert lemma_dict.is_known(w, lang) == simplemma.is_known(w, lang=lang), w
@@ -339,3 +344,29 @@ def test_the_dictionaries_command_builds_and_checks_the_index(small_index, tmp_p
     got = CliRunner().invoke(main, ["dictionaries"])
     assert got.exit_code == 1 and "cannot write the index" in got.output
     assert "Traceback" not in got.output
+
+
+def test_the_index_is_readable_by_everyone_and_stale_when_simplemma_changes(
+    small_index, tmp_path, monkeypatch, no_opened_dictionaries
+):
+    import os
+    import stat
+
+    from lawgraph.ingest import lemma_dict
+
+    umask = os.umask(0)
+    os.umask(umask)
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(small_index))
+    for path in lemma_dict.index_dir().iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask, path
+    copy = tmp_path / "copy"
+    shutil.copytree(small_index, copy)
+    monkeypatch.setenv(lemma_dict.INDEX_ENV, str(copy))
+    record = lemma_dict.index_dir() / "sv.json"
+    meta = json.loads(record.read_text(encoding="utf-8"))
+    meta["source"] = [1, 2]  # built from other data than the installed simplemma's
+    record.write_text(json.dumps(meta), encoding="utf-8")
+    assert lemma_dict.index_status("sv") == "stale"
+    assert type(lemma_dict.dictionary("sv")).__name__ == "StreamMap"
+    assert lemma_dict.build_index(["sv"]) == {"sv": "built"}
+    assert lemma_dict.index_status("sv") == "ok"
