@@ -32,7 +32,6 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -220,17 +219,14 @@ def index_dir() -> Path:
     """The folder of the dictionary index for the installed simplemma and marisa-trie:
     ``$LAWGRAPH_DICTIONARY_INDEX/<versions>`` if set, else
     ``<sys.prefix>/share/lawgraph/<versions>`` (the virtual environment of ``make``)."""
-    versions = f"simplemma-{_version('simplemma')}-marisa-trie-{_version('marisa-trie')}"
+    from .lemma_table import library_version
+
+    versions = (
+        f"simplemma-{library_version('simplemma')}-marisa-trie-{library_version('marisa-trie')}"
+    )
     base = os.environ.get(INDEX_ENV, "").strip()
     root = Path(base) if base else Path(sys.prefix) / "share" / "lawgraph"
     return root / versions
-
-
-def _version(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "absent"
 
 
 def _index_files(lang: str) -> tuple[Path, Path]:

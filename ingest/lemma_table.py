@@ -102,10 +102,11 @@ def size() -> int:
 
 def library_versions() -> str:
     """The versions of the libraries whose answers the table holds."""
-    return ", ".join(f"{d} {_version(d)}" for d in ("simplemma", "PyStemmer"))
+    return ", ".join(f"{d} {library_version(d)}" for d in ("simplemma", "PyStemmer"))
 
 
-def _version(dist: str) -> str:
+def library_version(dist: str) -> str:
+    """The installed version of the distribution ``dist`` (``absent`` if it is not)."""
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
