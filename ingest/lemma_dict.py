@@ -32,6 +32,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -219,14 +220,20 @@ def index_dir() -> Path:
     """The folder of the dictionary index for the installed simplemma and marisa-trie:
     ``$LAWGRAPH_DICTIONARY_INDEX/<versions>`` if set, else
     ``<sys.prefix>/share/lawgraph/<versions>`` (the virtual environment of ``make``)."""
-    from .lemma_table import library_version
-
     versions = (
         f"simplemma-{library_version('simplemma')}-marisa-trie-{library_version('marisa-trie')}"
     )
     base = os.environ.get(INDEX_ENV, "").strip()
     root = Path(base) if base else Path(sys.prefix) / "share" / "lawgraph"
     return root / versions
+
+
+def library_version(dist: str) -> str:
+    """The installed version of the distribution ``dist`` (``absent`` if it is not)."""
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "absent"
 
 
 def _index_files(lang: str) -> tuple[Path, Path]:

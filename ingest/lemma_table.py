@@ -24,8 +24,9 @@ import hashlib
 import json
 import os
 import tempfile
-from importlib import metadata
 from pathlib import Path
+
+from .lemma_dict import library_version
 
 FORMAT = 2
 Answer = tuple[bool, "str | None"]
@@ -103,14 +104,6 @@ def size() -> int:
 def library_versions() -> str:
     """The versions of the libraries whose answers the table holds."""
     return ", ".join(f"{d} {library_version(d)}" for d in ("simplemma", "PyStemmer"))
-
-
-def library_version(dist: str) -> str:
-    """The installed version of the distribution ``dist`` (``absent`` if it is not)."""
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "absent"
 
 
 def cache_key(corpus_hash: str) -> str:
