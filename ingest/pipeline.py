@@ -20,6 +20,7 @@ from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
 from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
+from .workers import default_workers, forking_allowed
 
 
 def corpus_stages() -> list[tuple[str, Stage]]:
@@ -51,6 +52,12 @@ BESIDE: dict[str, tuple[str, ...]] = {
     "search": ("search_fts", "lemma_forms", "compound_parts"),
 }
 
+
+AFTER: dict[str, str] = {"search": "align"}
+"""Stages of :data:`BESIDE` that start only once the stage named has ended in the parent
+(or the parent waits for them): nothing in the ingest reads the search index, so it runs
+while the parent works alone on the last stages instead of taking processor time from
+the alignment's workers."""
 
 _CODE_DIR = Path(__file__).resolve().parent
 _LEAK_CHECKS = {
@@ -242,7 +249,7 @@ def ingest_corpus(
             (:mod:`ingest.lemma_table`); without it every dictionary answer held in
             this process is forgotten first and asked of simplemma again.
         workers: processes that parse and cite the books (default: as the alignment
-            decides, :func:`ingest.align.default_workers`; 1 where forking is unsafe).
+            decides, :func:`ingest.workers.default_workers`; 1 where forking is unsafe).
 
     Raises:
         CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
@@ -355,9 +362,7 @@ GC_THRESHOLD = 100_000
 
 
 def _forking_allowed(workers: int | None) -> bool:
-    """Whether stages may run in a forked process (:func:`ingest.align.forking_allowed`)."""
-    from .align import forking_allowed
-
+    """Whether stages may run in a forked process (:func:`ingest.workers.forking_allowed`)."""
     return forking_allowed(workers)
 
 
@@ -378,7 +383,10 @@ def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list
 
 def _watched(name: str, stage: Stage, sides: list[_Beside]) -> Stage:
     def run(con):
-        return stage(_Watching(con, sides, name))
+        result = stage(_Watching(con, sides, name))
+        for chain in {id(side.chain): side.chain for side in sides}.values():
+            chain.ended(name)
+        return result
 
     return run
 
@@ -429,6 +437,7 @@ class _Chain:
         self.timings = timings
         self.process: BaseProcess | None = None
         self.pipe: Connection | None = None
+        self.tell: Connection | None = None
         self.results: dict[str, dict] = {}
 
     def start(self, con) -> None:
@@ -439,10 +448,19 @@ class _Chain:
         path = con.execute("PRAGMA database_list").fetchone()[2]
         ctx = mp.get_context("fork")
         self.pipe, theirs = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_run_beside, args=(self.names, path, theirs))
+        told, self.tell = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_run_beside, args=(self.names, path, theirs, told))
         self.process.daemon = True
         self.process.start()
         theirs.close()
+        told.close()
+
+    def ended(self, stage: str) -> None:
+        """Tell the process that the parent's stage ``stage`` ended (``""``: that the parent
+        now waits for it)."""
+        if self.tell is not None:
+            with contextlib.suppress(OSError):  # the process ended already
+                self.tell.send(stage)
 
     def wait(self, name: str, timing: str) -> dict:
         """The statistics of the stage ``name`` (its dictionary answers merged into the
@@ -455,6 +473,7 @@ class _Chain:
         if name not in self.results:
             if self.pipe is None or self.process is None:
                 raise RuntimeError(f"the {name} stage was not started")
+            self.ended("")  # nothing is left that a stage of AFTER waits for
             t = time.perf_counter()
             try:
                 while name not in self.results:
@@ -476,6 +495,9 @@ class _Chain:
 
     def close(self) -> None:
         """Stop the process if it still runs (an ingest that failed or was interrupted)."""
+        if self.tell is not None:
+            self.tell.close()
+            self.tell = None
         if self.process is not None and self.process.is_alive():
             self.process.terminate()
             self.process.join()
@@ -518,10 +540,21 @@ class _Beside:
         self.chain.close()
 
 
-def _run_beside(names: list[str], path: str, pipe) -> None:
+def _await_stage(told: Connection, name: str) -> None:
+    """In the forked process: wait until the parent tells that the stage ``name`` ended,
+    that it waits for this process (``""``), or is gone."""
+    try:
+        while told.recv() not in (name, ""):
+            pass
+    except EOFError:
+        pass
+
+
+def _run_beside(names: list[str], path: str, pipe: Connection, told: Connection) -> None:
     """In the forked process: the stages ``names``, in order, each on its own connection
-    to the temporary store; sends each one's statistics, time and the dictionary answers
-    it asked (or the error that stopped them)."""
+    to the temporary store (a stage of :data:`AFTER` once ``told`` names its stage);
+    sends each one's statistics, time and the dictionary answers it asked (or the error
+    that stopped them)."""
     import sqlite3
 
     from .store import BUSY_SECONDS
@@ -530,6 +563,8 @@ def _run_beside(names: list[str], path: str, pipe) -> None:
     stages = dict(corpus_stages())
     try:
         for name in names:
+            if name in AFTER:
+                _await_stage(told, AFTER[name])
             times: dict[str, float] = {}
             con = sqlite3.connect(path, timeout=BUSY_SECONDS)
             try:
@@ -563,9 +598,14 @@ def _parse_one(doc: Document, raw: str) -> tuple:
     return stats, result.nodes, warns, cites, missing
 
 
-def _parse_in_worker(doc: Document, raw: str) -> tuple[tuple, dict, dict]:
-    """:func:`_parse_one` in a worker process, with the dictionary answers it asked for
-    and the dictionaries it opened (:mod:`ingest.lemma_dict`)."""
+_FORKED: list[tuple[Document, str]] = []
+"""The books being parsed (set before the workers are forked, which inherit them)."""
+
+
+def _parse_in_worker(i: int) -> tuple[tuple, dict, dict]:
+    """:func:`_parse_one` of the ``i``-th book in a worker process, with the dictionary
+    answers it asked for and the dictionaries it opened (:mod:`ingest.lemma_dict`)."""
+    doc, raw = _FORKED[i]
     lemma_table.take_new()
     lemma_dict.take_opened()
     return _parse_one(doc, raw), lemma_table.take_new(), lemma_dict.take_opened()
@@ -586,13 +626,14 @@ def _source_forms(sources: list[tuple[Document, str]]) -> dict[str, list[str]]:
     return {lang: list(words) for lang, words in forms.items()}
 
 
-def _open_in_worker(lang: str, forms: list[str]) -> tuple[dict, dict]:
+def _open_in_worker(lang: str) -> tuple[dict, dict]:
     """In a worker: open the dictionary of ``lang`` (unless another process has) and ask
-    the lemma of each of ``forms``; the dictionary and the answers to hand over."""
+    the lemma of every word of the books in ``lang``; the dictionary and the answers to
+    hand over."""
     lemma_table.take_new()
     opened = lemma_dict.open_in_worker(lang)
     if opened is not None:  # this process opened it (or mapped it from the index)
-        for form in forms:
+        for form in _source_forms([s for s in _FORKED if s[0].language == lang])[lang]:
             lemma_table.lookup(lang, form)
     return opened or {}, lemma_table.take_new()
 
@@ -632,8 +673,6 @@ def _parse_all(
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    from .align import default_workers
-
     jobs = min(default_workers() if workers is None else workers, len(sources))
     for doc, _ in sources:
         if progress:
@@ -646,10 +685,11 @@ def _parse_all(
         langs = _dictionary_langs(sources) if lemma_table.size() == 0 else []
         lemma_dict.share_claims(langs)
         try:
+            global _FORKED
+            _FORKED = sources  # the workers inherit the books: nothing to send
             with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
-                futures = [pool.submit(_parse_in_worker, doc, raw) for doc, raw in sources]
-                forms = _source_forms(sources) if langs else {}
-                opening = [pool.submit(_open_in_worker, lang, forms[lang]) for lang in langs]
+                futures = [pool.submit(_parse_in_worker, i) for i in range(len(sources))]
+                opening = [pool.submit(_open_in_worker, lang) for lang in langs]
                 _prepare_stages(sorted({doc.language for doc, _ in sources}))
                 done = []
                 for (doc, _), future in zip(sources, futures, strict=True):
@@ -662,6 +702,7 @@ def _parse_all(
                     lemma_dict.install(opened)
                     lemma_table.merge(answers)
         finally:
+            _FORKED = []
             lemma_dict.end_claims()
     for doc, _ in done:
         if progress:

@@ -237,10 +237,11 @@ def test_a_worker_opening_a_dictionary_answers_the_books_words(
     assert forms == {"sv": ["spelaren", "spelarens", "spelarna"]}
     if indexed:  # a parser in this worker mapped it already: the worker still asks the words
         assert type(lemma_dict.dictionary("sv")).__name__ == "Indexed"
+    monkeypatch.setattr(pipeline, "_FORKED", sources)  # what a forked worker inherits
     lemma_dict.share_claims(["sv"])
     try:
-        opened, answers = pipeline._open_in_worker("sv", forms["sv"])
-        assert pipeline._open_in_worker("sv", forms["sv"]) == ({}, {})  # claimed already
+        opened, answers = pipeline._open_in_worker("sv")
+        assert pipeline._open_in_worker("sv") == ({}, {})  # claimed already
     finally:
         lemma_dict.end_claims()
     assert list(opened) == ([] if indexed else ["sv"])

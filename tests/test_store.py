@@ -1,6 +1,9 @@
 import hashlib
+import json
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -224,6 +227,53 @@ def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, 
     report = ingest_corpus(db, corpus, force=True, workers=2)
     assert report.stages["glossary"]["nodes"] == report.stages["search"]["nodes"] > 100
     assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name or "-wal" in p.name] == []
+
+
+AFTER_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+from lawgraph.ingest import pipeline
+marks = Path(sys.argv[2])
+
+def stage(name, seconds=0.0):
+    def run(con):
+        (marks / f"{name} start").write_text(str(time.time()))
+        time.sleep(seconds)
+        (marks / f"{name} end").write_text(str(time.time()))
+        return {}
+    return run
+
+after, before = next(iter(pipeline.AFTER.items()))
+pipeline.corpus_stages = lambda: [
+    ("glossary", stage("glossary")), (before, stage(before, 1.5)), (after, stage(after)),
+]
+assert pipeline._forking_allowed(2), "no forking here"
+report = pipeline.ingest_corpus(Path(sys.argv[3]), Path(sys.argv[1]), force=True, workers=2)
+print(json.dumps({"stages": sorted(report.stages), "before": before, "after": after}))
+"""
+
+
+def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
+    """The search index (:data:`pipeline.AFTER`) starts in its process only once the
+    alignment has ended in the parent; a stage not in it is not held back (and with no
+    alignment in the ingest, the search is not held back either: the test above). In a
+    process of its own: forking needs a process where no other thread runs."""
+    corpus = _corpus_copy(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    args = [str(corpus), str(marks), str(tmp_path / "s.db")]
+    out = subprocess.run(
+        [sys.executable, "-c", AFTER_SCRIPT, *args], capture_output=True, text=True, check=True
+    )
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    before, after = got["before"], got["after"]
+    assert got["stages"] == sorted(["glossary", before, after])
+
+    def mark(what):
+        return float((marks / what).read_text())
+
+    assert mark(f"{after} start") >= mark(f"{before} end")
+    assert mark("glossary end") < mark(f"{before} end")  # not held back: it is not in AFTER
 
 
 def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monkeypatch):

@@ -40,15 +40,14 @@ import itertools
 import json
 import math
 import multiprocessing as mp
-import os
 import sqlite3
-import sys
 import threading
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from ..workers import default_workers
 from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
@@ -246,37 +245,6 @@ class _Run:
 _SHARED: _Run | None = None
 """The current run (set just before the workers are forked, under :data:`_LOCK`)."""
 _LOCK = threading.Lock()
-
-
-def default_workers() -> int:
-    """Worker processes for deciding the pairs of books: ``$LAWGRAPH_JOBS`` if set, else
-    the cores this process may use (at most :data:`MAX_WORKERS`); 1 where forking is not
-    safe (not Linux, or other threads are running, as under a test server)."""
-    env = os.environ.get("LAWGRAPH_JOBS", "").strip()
-    if env.isdigit() and int(env) > 0:
-        wanted = int(env)
-    else:
-        affinity = getattr(os, "sched_getaffinity", None)
-        wanted = min(len(affinity(0)) if affinity else (os.cpu_count() or 1), MAX_WORKERS)
-    if sys.platform != "linux" or threading.active_count() > 1:
-        return 1
-    return max(1, wanted)
-
-
-MAX_WORKERS = 4
-
-
-def forking_allowed(workers: int | None = None) -> bool:
-    """Whether work may go to a forked process: more than ``workers`` (by default
-    :func:`default_workers`) is one, on Linux, with no other thread running, where the
-    ``fork`` start method exists."""
-    jobs = default_workers() if workers is None else workers
-    return (
-        jobs > 1
-        and sys.platform == "linux"
-        and threading.active_count() == 1
-        and "fork" in mp.get_all_start_methods()
-    )
 
 
 def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
