@@ -24,7 +24,7 @@ import time
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import node_divergences
 from .model import decode_attrs
-from .store import has_table
+from .store import TwoSteps, has_table
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 TOPIC_CANDIDATES = 5
@@ -338,11 +338,11 @@ def _topics(con, ids: list[str]) -> list[dict]:
     return law_topics(con, ids)[:TOPIC_CANDIDATES]
 
 
-def compare_stage(con: sqlite3.Connection) -> dict:
-    """Ingest stage: store the comparison of every law in every document (``compare_tables``),
-    which the compare page and route read instead of lining the versions up per request."""
+def compare_prepare(con: sqlite3.Connection) -> dict:
+    """The first step of :func:`compare_stage`: every law lined up in every document,
+    without divergences (it reads only what the alignment and the books wrote, so it may
+    run beside the divergence checks)."""
     t = time.perf_counter()
-    con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
     labels = [
         r[0]
         for r in con.execute(
@@ -350,29 +350,57 @@ def compare_stage(con: sqlite3.Connection) -> dict:
             "WHERE n.kind = 'law' ORDER BY d.ord, n.ord"
         )
     ]
-    rows = []
+    lined = []
     for label in labels:
         try:
-            result = compare_label(con, label, label, None)
+            lined.append((label, lined_up(con, label, label, None)))
         except CompareError:
             continue
-        rows.append((label, json.dumps({**result, "query": ""}, ensure_ascii=False)))
+    return {"lined": lined, "seconds": time.perf_counter() - t}
+
+
+def compare_finish(con: sqlite3.Connection, prepared: dict) -> dict:
+    """The second step of :func:`compare_stage`: the divergences attached to what
+    :func:`compare_prepare` lined up, written to ``compare_tables``."""
+    t = time.perf_counter()
+    con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
+    rows = [
+        (label, json.dumps({**with_divergences(con, result), "query": ""}, ensure_ascii=False))
+        for label, result in prepared["lined"]
+    ]
     con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", rows)
     return {
         "laws": len(rows),
         "kb": sum(len(r[1]) for r in rows) // 1024,
-        "seconds": round(time.perf_counter() - t, 2),
+        "seconds": round(prepared["seconds"] + time.perf_counter() - t, 2),
     }
 
 
+compare_stage = TwoSteps(compare_prepare, compare_finish)
+"""Ingest stage: store the comparison of every law in every document (``compare_tables``),
+which the compare page and route read instead of lining the versions up per request."""
+
+
 def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
-    """Line up the versions of the provision with canonical label ``canon``.
+    """Line up the versions of the provision with canonical label ``canon``, with the
+    divergences found between them.
 
     Args:
         con: a store connection (the temporary store at ingest, or a served one).
         canon: the canonical label.
         label: the label as typed (kept as ``query``).
         docs: documents to show, in this order (None: every document with a version).
+
+    Raises:
+        CompareError: a document is unknown.
+        ProvisionNotFound: no (requested) document has the provision.
+    """
+    return with_divergences(con, lined_up(con, canon, label, docs))
+
+
+def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | None) -> dict:
+    """:func:`compare_label` without the divergences (their places are left empty, for
+    :func:`with_divergences`).
 
     Raises:
         CompareError: a document is unknown.
@@ -390,9 +418,30 @@ def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[st
     lead = ref.split("/", 1)[0] if ref else None
     rows = _line_up(con, versions, lead)
     for row in rows:
-        row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
+        row["divergences"] = []
         row["sentences"] = _sentences(con, row["cells"], lead)
-    version_ids = [v["id"] for v in versions.values() if v.get("id")]
+    laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
+    return {
+        "label": canon,
+        "query": label,
+        "docs": list(versions),
+        "versions": versions,
+        "rows": rows,
+        "divergences": [],
+        "scores": [],
+        "sentences": _sentences(
+            con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
+        ),
+        "topics": _topics(con, laws),
+    }
+
+
+def with_divergences(con: sqlite3.Connection, result: dict) -> dict:
+    """Fill in the divergences of a :func:`lined_up` comparison (in place; returned): per
+    row those between its cells, and for the versions their findings and scores."""
+    for row in result["rows"]:
+        row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
+    version_ids = [v["id"] for v in result["versions"].values() if v.get("id")]
     scores = []
     if has_table(con, "divergence_scores") and version_ids:
         marks = ",".join("?" * len(version_ids))
@@ -404,17 +453,6 @@ def compare_label(con: sqlite3.Connection, canon: str, label: str, docs: list[st
                 version_ids * 2,
             )
         ]
-    laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
-    return {
-        "label": canon,
-        "query": label,
-        "docs": list(versions),
-        "versions": versions,
-        "rows": rows,
-        "divergences": _attach(con, version_ids),
-        "scores": scores,
-        "sentences": _sentences(
-            con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
-        ),
-        "topics": _topics(con, laws),
-    }
+    result["divergences"] = _attach(con, version_ids)
+    result["scores"] = scores
+    return result

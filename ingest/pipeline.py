@@ -19,7 +19,14 @@ from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
-from .store import SCHEMA_VERSION, Stage, stored_input_hash, write_store
+from .store import (
+    SCHEMA_VERSION,
+    Stage,
+    TwoSteps,
+    hashed_tables,
+    stored_input_hash,
+    write_store,
+)
 from .workers import default_workers, forking_allowed
 
 
@@ -58,6 +65,12 @@ AFTER: dict[str, str] = {"search": "align"}
 (or the parent waits for them): nothing in the ingest reads the search index, so it runs
 while the parent works alone on the last stages instead of taking processor time from
 the alignment's workers."""
+
+EARLY: dict[str, str] = {"compare": "align"}
+"""Stages made of :class:`store.TwoSteps` whose first step, with worker processes
+allowed, runs in a forked process as soon as the stage named has ended in the parent:
+the comparisons are lined up beside the divergence checks, and then get their
+divergences."""
 
 _CODE_DIR = Path(__file__).resolve().parent
 _LEAK_CHECKS = {
@@ -307,8 +320,14 @@ def _build(
     gc.freeze()  # the books and the dictionaries stay: collections need not walk them
     t = time.perf_counter()
     stage_times: dict[str, float] = {}
-    staged = [(n, _named(n, f, stage_times)) for n, f in corpus_stages()]
     beside = _forking_allowed(workers)
+    raw = corpus_stages()
+    early = {
+        name: _Early(name, stage, EARLY[name], stage_times)
+        for name, stage in raw
+        if beside and name in EARLY and isinstance(stage, TwoSteps)
+    }
+    staged = [(n, _named(n, early[n].run if n in early else f, stage_times)) for n, f in raw]
     present = [name for name, _ in staged if name in BESIDE]
     chain = _Chain(present, stage_times)
     sides = {name: _Beside(name, chain) for name in present} if beside else {}
@@ -317,14 +336,17 @@ def _build(
             Path(db),
             rows,
             digest,
-            _arrange(staged, sides),
+            _arrange(staged, sides, list(early.values())),
             stage_progress,
             extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
             concurrent=beside,
+            digested=lambda: chain.digests,
         )
     finally:
         for side in sides.values():
             side.close()
+        for step in early.values():
+            step.close()
     elapsed = time.perf_counter() - t
     # a stage's own time holds its waits ("align waited for glossary"): counted once
     timings["write"] = elapsed - sum(
@@ -366,29 +388,113 @@ def _forking_allowed(workers: int | None) -> bool:
     return forking_allowed(workers)
 
 
-def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:
+def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside], early: list) -> list:
     """The stage list for :func:`write_store`: a stage of ``sides`` starts its process and
     gives a callable that waits for it; every other stage reads the store through
-    :class:`_Watching`."""
+    :class:`_Watching` and, once it ended, tells the processes beside (and starts the
+    first steps of ``early`` that wait for it)."""
     out: list[tuple[str, Stage]] = []
     for name, stage in staged:
         if name in sides:
             out.append((name, sides[name].start))
-        elif sides:
-            out.append((name, _watched(name, stage, list(sides.values()))))
+        elif sides or early:
+            out.append((name, _watched(name, stage, list(sides.values()), early)))
         else:
             out.append((name, stage))
     return out
 
 
-def _watched(name: str, stage: Stage, sides: list[_Beside]) -> Stage:
+def _watched(name: str, stage: Stage, sides: list[_Beside], early: list[_Early]) -> Stage:
     def run(con):
         result = stage(_Watching(con, sides, name))
-        for chain in {id(side.chain): side.chain for side in sides}.values():
-            chain.ended(name)
+        chains = [c for c in {id(s.chain): s.chain for s in sides}.values() if c.tell]
+        starting = [step for step in early if step.after == name]
+        if chains or starting:
+            con.commit()
+            tables = hashed_tables(con)
+            for chain in chains:
+                chain.ended(name, tables)
+            for step in starting:
+                step.start(con)
         return result
 
     return run
+
+
+class _Early:
+    """The first step of a :class:`store.TwoSteps` stage (see :data:`EARLY`), run in a
+    forked process from the end of the stage ``after``; the stage itself (:meth:`run`)
+    waits for it and does the second step."""
+
+    def __init__(self, name: str, steps: TwoSteps, after: str, timings: dict[str, float]) -> None:
+        self.name = name
+        self.steps = steps
+        self.after = after
+        self.timings = timings
+        self.process: BaseProcess | None = None
+        self.pipe: Connection | None = None
+
+    def start(self, con) -> None:
+        """Start the first step on the store ``con`` writes (committed first)."""
+        import multiprocessing as mp
+
+        path = con.execute("PRAGMA database_list").fetchone()[2]
+        ctx = mp.get_context("fork")
+        self.pipe, theirs = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_first_step, args=(self.name, self.steps, path, theirs))
+        self.process.daemon = True
+        self.process.start()
+        theirs.close()
+
+    def run(self, con) -> dict:
+        """The stage: the first step's result (made here if no process made it), then the
+        second step."""
+        if self.pipe is None:
+            return self.steps(con)
+        t = time.perf_counter()
+        try:
+            got = self.pipe.recv()
+        except EOFError:
+            got = ("error", f"the first step of the {self.name} stage: its process died")
+        finally:
+            self.timings[f"{self.name} waited for its first step"] = time.perf_counter() - t
+        if got[0] == "error":
+            raise CorpusError(got[1])
+        lemma_table.merge(got[2])
+        return self.steps.finish(con, got[1])
+
+    def close(self) -> None:
+        """Stop the process if it still runs (an ingest that failed or was interrupted)."""
+        if self.pipe is not None:
+            self.pipe.close()
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.terminate()
+            self.process.join()
+
+
+def _first_step(name: str, steps: TwoSteps, path: str, pipe: Connection) -> None:
+    """In the forked process: the first step on its own connection to the temporary
+    store; sends what it returned and the dictionary answers it asked (or its error)."""
+    import sqlite3
+
+    from .store import BUSY_SECONDS
+
+    lemma_table.take_new()
+    try:
+        con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        try:
+            con.row_factory = sqlite3.Row
+            prepared = steps.prepare(con)
+        finally:
+            con.close()
+        pipe.send(("done", prepared, lemma_table.take_new()))
+    except CorpusError as exc:  # the parent raises it as the ingest's error
+        pipe.send(("error", str(exc)))
+    except Exception as exc:
+        pipe.send(("error", f"the {name} stage failed: {type(exc).__name__}: {exc}"))
+    finally:
+        pipe.close()
 
 
 class _Watching:
@@ -439,6 +545,8 @@ class _Chain:
         self.pipe: Connection | None = None
         self.tell: Connection | None = None
         self.results: dict[str, dict] = {}
+        self.digests: dict[str, str] = {}
+        """Digests of tables the process made (see :func:`_run_beside`)."""
 
     def start(self, con) -> None:
         """Start the stages on the store ``con`` writes (committed first)."""
@@ -455,12 +563,12 @@ class _Chain:
         theirs.close()
         told.close()
 
-    def ended(self, stage: str) -> None:
-        """Tell the process that the parent's stage ``stage`` ended (``""``: that the parent
-        now waits for it)."""
+    def ended(self, stage: str, tables: list[str] | None = None) -> None:
+        """Tell the process that the parent's stage ``stage`` ended, with the tables made
+        so far, all committed (``""``: that the parent now waits for it)."""
         if self.tell is not None:
             with contextlib.suppress(OSError):  # the process ended already
-                self.tell.send(stage)
+                self.tell.send((stage, tables or []))
 
     def wait(self, name: str, timing: str) -> dict:
         """The statistics of the stage ``name`` (its dictionary answers merged into the
@@ -483,6 +591,9 @@ class _Chain:
                         got = ("error", f"the {name} stage's process died")
                     if got[0] == "error":
                         raise CorpusError(got[1])
+                    if got[0] == "digests":
+                        self.digests = got[1]
+                        continue
                     _, done, result, seconds, answers = got
                     lemma_table.merge(answers)
                     self.timings[done] = seconds
@@ -540,37 +651,54 @@ class _Beside:
         self.chain.close()
 
 
-def _await_stage(told: Connection, name: str) -> None:
+def _await_stage(told: Connection, name: str) -> list[str]:
     """In the forked process: wait until the parent tells that the stage ``name`` ended,
-    that it waits for this process (``""``), or is gone."""
+    that it waits for this process, or is gone; the tables the parent had made by then
+    (none unless the stage ended)."""
     try:
-        while told.recv() not in (name, ""):
-            pass
+        while True:
+            stage, tables = told.recv()
+            if stage == name:
+                return tables
+            if stage == "":
+                return []
     except EOFError:
-        pass
+        return []
 
 
 def _run_beside(names: list[str], path: str, pipe: Connection, told: Connection) -> None:
     """In the forked process: the stages ``names``, in order, each on its own connection
     to the temporary store (a stage of :data:`AFTER` once ``told`` names its stage);
     sends each one's statistics, time and the dictionary answers it asked (or the error
-    that stopped them)."""
+    that stopped them). Before the last one's, it sends the :func:`store.table_digest` of
+    its own tables and of those the parent had made when a stage of :data:`AFTER` was
+    let go: on the core the parent leaves free, while the parent works on."""
     import sqlite3
 
-    from .store import BUSY_SECONDS
+    from .store import BUSY_SECONDS, hashed_tables, table_digest
 
     lemma_table.take_new()
     stages = dict(corpus_stages())
+    settled: list[str] = []
     try:
-        for name in names:
+        for i, name in enumerate(names):
             if name in AFTER:
-                _await_stage(told, AFTER[name])
+                settled += _await_stage(told, AFTER[name])
             times: dict[str, float] = {}
             con = sqlite3.connect(path, timeout=BUSY_SECONDS)
             try:
                 con.row_factory = sqlite3.Row
                 result = _named(name, stages[name], times)(con) or {}
                 con.commit()
+                if i == len(names) - 1:
+                    own = tuple(t for n in names for t in BESIDE[n])
+                    done = [
+                        t
+                        for t in hashed_tables(con)
+                        if (t in settled or t.startswith(own)) and not t.startswith("sqlite_")
+                    ]  # SQLite's own (ANALYZE's statistics) may change in any stage
+                    con.row_factory = None
+                    pipe.send(("digests", {t: table_digest(con, t) for t in done}))
             finally:
                 con.close()
             pipe.send(("done", name, result, times[name], lemma_table.take_new()))

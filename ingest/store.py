@@ -14,12 +14,13 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from .model import Citation, Document, Node, ParseWarning
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 DEFAULT_DB = Path("var/lawgraph.db")
 
 SCHEMA = """
@@ -66,8 +67,22 @@ Stage = Callable[[sqlite3.Connection], dict]
 """A corpus-wide ingest step (glossary, alignment, divergences, search index).
 
 It runs on the half-written store after every document's nodes and citations are in,
-creates and fills its own tables, and returns statistics kept in ``meta``.
+creates and fills its own tables (and writes no other), and returns statistics kept in
+``meta``.
 """
+
+
+@dataclass(frozen=True)
+class TwoSteps:
+    """A stage in two steps: ``prepare`` only reads, and what it returns (picklable) goes
+    to ``finish``, which writes. An ingest may run the first step in another process,
+    beside the stages before the second (:data:`ingest.pipeline.EARLY`)."""
+
+    prepare: Callable[[sqlite3.Connection], Any]
+    finish: Callable[[sqlite3.Connection, Any], dict]
+
+    def __call__(self, con: sqlite3.Connection) -> dict:
+        return self.finish(con, self.prepare(con))
 
 
 def write_store(
@@ -78,6 +93,7 @@ def write_store(
     progress: Callable[[str], None] | None = None,
     extra_meta: dict[str, str] | None = None,
     concurrent: bool = False,
+    digested: Callable[[], dict[str, str]] | None = None,
 ) -> dict[str, dict]:
     """Write a complete store to ``path`` atomically (temp file, then rename).
 
@@ -96,6 +112,9 @@ def write_store(
         concurrent: write the temporary store in WAL mode, so that stages running in
             other processes read and write it beside this one (the renamed store is
             a single file again).
+        digested: called once every stage has ended: the :func:`table_digest` of tables
+            that another process made already, of tables no stage wrote after it made
+            them (the others are digested here).
 
     Returns:
         Each stage's statistics by stage name.
@@ -199,7 +218,8 @@ def write_store(
             results = {name: results[name] for name, _ in stages}
             if concurrent:
                 con.execute("PRAGMA journal_mode=DELETE")
-            con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (content_hash(con),))
+            known = digested() if digested else None
+            con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (content_hash(con, known),))
             con.commit()
         finally:
             con.close()
@@ -255,18 +275,33 @@ def remove_stale_temps(directory: Path) -> list[Path]:
     return removed
 
 
-def content_hash(con: sqlite3.Connection) -> str:
-    """SHA-256 of every row of every table but ``meta`` (search index shadow tables too)."""
+def hashed_tables(con: sqlite3.Connection) -> list[str]:
+    """The tables the content hash covers, in name order: every table but ``meta`` and
+    the virtual ones (a search index's shadow tables are covered)."""
+    return [
+        name
+        for name, sql in con.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        )
+        if name != "meta" and not (sql or "").upper().startswith("CREATE VIRTUAL")
+    ]
+
+
+def table_digest(con: sqlite3.Connection, name: str) -> str:
+    """SHA-256 of every row of one table, in its stored order."""
     h = hashlib.sha256()
-    tables = con.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
-    ).fetchall()
-    for name, sql in tables:
-        if name == "meta" or (sql or "").upper().startswith("CREATE VIRTUAL"):
-            continue
-        h.update(f"\x00table {name}\x00".encode())
-        for row in con.execute(f'SELECT * FROM "{name}"'):
-            h.update(repr(tuple(row)).encode("utf-8", "surrogatepass"))
+    for row in con.execute(f'SELECT * FROM "{name}"'):
+        h.update(repr(tuple(row)).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def content_hash(con: sqlite3.Connection, known: dict[str, str] | None = None) -> str:
+    """SHA-256 over the :func:`table_digest` of every table of :func:`hashed_tables`
+    (``known``: digests made already, by another process that read the same rows)."""
+    h = hashlib.sha256()
+    for name in hashed_tables(con):
+        digest = (known or {}).get(name) or table_digest(con, name)
+        h.update(f"\x00table {name}\x00{digest}".encode())
     return h.hexdigest()
 
 

@@ -230,34 +230,80 @@ def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, 
 
 
 AFTER_SCRIPT = """
-import json, sys, time
+import json, os, sqlite3, sys, time
 from pathlib import Path
-from lawgraph.ingest import pipeline
+from lawgraph.ingest import pipeline, store
 marks = Path(sys.argv[2])
 
-def stage(name, seconds=0.0):
+def stage(name, table, seconds=0.0):
     def run(con):
         (marks / f"{name} start").write_text(str(time.time()))
+        con.execute(f"CREATE TABLE {table} (x TEXT)")
+        con.executemany(f"INSERT INTO {table} VALUES (?)", [(name,), (str(seconds),)])
+        con.commit()
         time.sleep(seconds)
         (marks / f"{name} end").write_text(str(time.time()))
         return {}
     return run
 
+def prepare(con):
+    (marks / "prepare start").write_text(str(time.time()))
+    return {"pid": os.getpid(), "nodes": con.execute("SELECT count(*) FROM nodes").fetchone()[0]}
+
+def finish(con, prepared):
+    (marks / "finish").write_text(json.dumps({**prepared, "parent": os.getpid()}))
+    return stage("last", "made_last")(con)
+
 after, before = next(iter(pipeline.AFTER.items()))
-pipeline.corpus_stages = lambda: [
-    ("glossary", stage("glossary")), (before, stage(before, 1.5)), (after, stage(after)),
+[(last, trigger)] = pipeline.EARLY.items()
+assert trigger == before
+stages = [
+    ("glossary", stage("glossary", pipeline.BESIDE["glossary"][0])),
+    (before, stage(before, "made_before", 1.5)),
+    (after, stage(after, pipeline.BESIDE[after][-1])),
+    ("between", stage("between", "made_between", 1.0)),
+    (last, store.TwoSteps(prepare, finish)),
 ]
+pipeline.corpus_stages = lambda: stages
+known = {}
+content_hash = store.content_hash
+
+def spy(con, digests=None):
+    known.update(digests or {})
+    return content_hash(con, digests)
+
+store.content_hash = spy
 assert pipeline._forking_allowed(2), "no forking here"
-report = pipeline.ingest_corpus(Path(sys.argv[3]), Path(sys.argv[1]), force=True, workers=2)
-print(json.dumps({"stages": sorted(report.stages), "before": before, "after": after}))
+db = Path(sys.argv[3])
+report = pipeline.ingest_corpus(db, Path(sys.argv[1]), force=True, workers=2)
+checked = store.verify_store(sqlite3.connect(db), db)  # every table digested again here
+
+def broken(con):
+    raise ValueError("no line-up")
+
+stages[-1] = (last, store.TwoSteps(broken, finish))
+marks = marks / "again"  # the marks of the first ingest stay
+marks.mkdir()
+try:
+    pipeline.ingest_corpus(db, Path(sys.argv[1]), force=True, workers=2)
+    failed = ""
+except Exception as exc:
+    failed = f"{type(exc).__name__}: {exc}"
+print(json.dumps({"stages": sorted(report.stages), "before": before, "after": after,
+                  "last": last, "known": sorted(known), "checked": checked, "failed": failed,
+                  "kept": store.verify_store(sqlite3.connect(db), db)}))
 """
 
 
 def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
     """The search index (:data:`pipeline.AFTER`) starts in its process only once the
     alignment has ended in the parent; a stage not in it is not held back (and with no
-    alignment in the ingest, the search is not held back either: the test above). In a
-    process of its own: forking needs a process where no other thread runs."""
+    alignment in the ingest, the search is not held back either: the test above). That
+    process then digests its own tables and those made before the alignment ended, and
+    the store's content hash made with them is the one made from scratch. The first step
+    of the comparisons (:data:`pipeline.EARLY`) runs in a process of its own from the end
+    of the alignment, beside the stage between; its failure names the stage. In a process
+    of its own: forking needs a process where no other thread runs."""
     corpus = _corpus_copy(tmp_path)
     marks = tmp_path / "marks"
     marks.mkdir()
@@ -266,14 +312,24 @@ def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
         [sys.executable, "-c", AFTER_SCRIPT, *args], capture_output=True, text=True, check=True
     )
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    before, after = got["before"], got["after"]
-    assert got["stages"] == sorted(["glossary", before, after])
+    before, after, last = got["before"], got["after"], got["last"]
+    assert got["stages"] == sorted(["glossary", before, after, "between", last])
 
     def mark(what):
         return float((marks / what).read_text())
 
     assert mark(f"{after} start") >= mark(f"{before} end")
     assert mark("glossary end") < mark(f"{before} end")  # not held back: it is not in AFTER
+    glossary, search = pipeline.BESIDE["glossary"][0], pipeline.BESIDE[after][-1]
+    assert {"nodes", "citations", glossary, "made_before", search} <= set(got["known"])
+    assert "made_last" not in got["known"]  # made after: digested by the parent
+    assert len(got["checked"]) == 64
+    # the first step of the last stage ran in a process of its own beside "between"
+    assert mark(f"{before} end") <= mark("prepare start") < mark("between end")
+    finished = json.loads((marks / "finish").read_text())
+    assert finished["nodes"] > 100 and finished["pid"] != finished["parent"]
+    assert got["failed"] == f"CorpusError: the {last} stage failed: ValueError: no line-up"
+    assert got["kept"] == got["checked"]  # the store of the ingest that failed is not written
 
 
 def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monkeypatch):
@@ -340,3 +396,22 @@ def test_a_stage_reading_a_table_of_a_stage_beside_waits_for_it():
     assert side.waited == 1  # done already: no second wait
     watched.row_factory = sqlite3.Row
     assert con.row_factory is sqlite3.Row
+
+
+def test_the_content_hash_is_made_of_every_table_but_meta_digested_on_its_own():
+    con = sqlite3.connect(":memory:")
+    con.executescript(
+        "CREATE TABLE meta (key TEXT, value TEXT); CREATE TABLE b (y); CREATE TABLE a (x);"
+        "CREATE VIRTUAL TABLE f USING fts5(t); INSERT INTO a VALUES (1), ('z');"
+    )
+    tables = store.hashed_tables(con)
+    assert tables[:2] == ["a", "b"] and "meta" not in tables and "f" not in tables
+    assert any(t.startswith("f_") for t in tables)  # the search index's shadow tables count
+    whole = store.content_hash(con)
+    digests = {t: store.table_digest(con, t) for t in tables}
+    assert store.content_hash(con, digests) == whole  # digests made elsewhere, same hash
+    con.execute("INSERT INTO meta VALUES ('content_hash', ?)", (whole,))
+    assert store.content_hash(con) == whole
+    con.execute("UPDATE a SET x = 2 WHERE x = 1")
+    assert store.content_hash(con) != whole
+    assert store.content_hash(con, {"a": digests["a"]}) == whole  # a digest is taken as given
