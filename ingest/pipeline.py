@@ -581,7 +581,9 @@ class _Chain:
         if name not in self.results:
             if self.pipe is None or self.process is None:
                 raise RuntimeError(f"the {name} stage was not started")
-            self.ended("")  # nothing is left that a stage of AFTER waits for
+            upto = self.names[: self.names.index(name) + 1]
+            if any(n in AFTER for n in upto):  # it waits for this: let it go
+                self.ended("")
             t = time.perf_counter()
             try:
                 while name not in self.results:

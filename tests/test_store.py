@@ -235,9 +235,11 @@ from pathlib import Path
 from lawgraph.ingest import pipeline, store
 marks = Path(sys.argv[2])
 
-def stage(name, table, seconds=0.0):
+def stage(name, table, seconds=0.0, reads=None):
     def run(con):
         (marks / f"{name} start").write_text(str(time.time()))
+        if reads:  # a table of a stage beside: this one waits for it
+            con.execute(f"SELECT count(*) FROM {reads}").fetchone()
         con.execute(f"CREATE TABLE {table} (x TEXT)")
         con.executemany(f"INSERT INTO {table} VALUES (?)", [(name,), (str(seconds),)])
         con.commit()
@@ -259,7 +261,7 @@ after, before = next(iter(pipeline.AFTER.items()))
 assert trigger == before
 stages = [
     ("glossary", stage("glossary", pipeline.BESIDE["glossary"][0])),
-    (before, stage(before, "made_before", 1.5)),
+    (before, stage(before, "made_before", 1.5, reads=pipeline.BESIDE["glossary"][0])),
     (after, stage(after, pipeline.BESIDE[after][-1])),
     ("between", stage("between", "made_between", 1.0)),
     (last, store.TwoSteps(prepare, finish)),
