@@ -150,14 +150,18 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
         splitter = Splitter()  # each provision split once per process, this run only
         _SHARED = _Run(corpus, bags, idf, fps, keep, splitter)
         try:
-            keys = list(language_pairs(corpus))
-            lexicons = dict(zip(keys, _map(_learn_pair, keys, workers), strict=True))
+            learning = language_pairs(corpus)
+            keys = list(learning)
+            size = {d: len(corpus.by_label.get(d, ())) for d in corpus.docs}
+            cost = {p: size[p[0]] * size[p[1]] for p in pairs}
+            learn_cost = {k: sum(size[a] * size[b] for a, b in learning[k]) for k in keys}
+            lexicons = dict(zip(keys, _map(_learn_pair, keys, workers, learn_cost), strict=True))
             _SHARED.lexicons = lexicons
-            first = dict(zip(pairs, _map(_line_up_pair, pairs, workers), strict=True))
+            first = dict(zip(pairs, _map(_line_up_pair, pairs, workers, cost), strict=True))
             # bridges run through the groups' first books (a copy reaches no third book)
             reach = bridges({p: m for p, m in first.items() if p[1] in firsts}, firsts)
             _SHARED.reach = reach
-            done = _map(_decide_pair, pairs, workers)
+            done = _map(_decide_pair, pairs, workers, cost)
         finally:
             _SHARED = None
     out = Alignment(corpus, lexicons, bags)
@@ -247,13 +251,17 @@ _SHARED: _Run | None = None
 _LOCK = threading.Lock()
 
 
-def _map(fn, pairs: list[tuple[str, str]], jobs: int) -> list:
+def _map(fn, pairs: list, jobs: int, cost: dict | None = None) -> list:
     """``fn`` over the pairs of books, in forked worker processes when ``jobs`` > 1 (a
-    worker that dies raises ``BrokenProcessPool`` instead of hanging)."""
+    worker that dies raises ``BrokenProcessPool`` instead of hanging), the costliest
+    first (``cost``: a rough measure of each one's work), so that no long one starts
+    last while the other workers idle; the results in the order of ``pairs``."""
     if jobs > 1 and len(pairs) > 1 and "fork" in mp.get_all_start_methods():
         ctx = mp.get_context("fork")
+        order = sorted(pairs, key=lambda p: -(cost or {}).get(p, 0))
         with ProcessPoolExecutor(min(jobs, len(pairs)), mp_context=ctx) as pool:
-            return list(pool.map(fn, pairs))
+            futures = {p: pool.submit(fn, p) for p in order}
+            return [futures[p].result() for p in pairs]
     return [fn(p) for p in pairs]
 
 
