@@ -6,10 +6,15 @@ they import) are loaded.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
+import multiprocessing.connection as mp_connection
 import os
 import sys
 import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
 
 
 def default_workers() -> int:
@@ -42,3 +47,121 @@ def forking_allowed(workers: int | None = None) -> bool:
         and threading.active_count() == 1
         and "fork" in mp.get_all_start_methods()
     )
+
+
+class Pool:
+    """Worker processes forked once, which keep what they computed from one task to the
+    next: a task placed on a worker (:meth:`map` with ``place``) finds there what the
+    worker's earlier tasks left (a pair of books lined up there is decided there).
+
+    Use as a context manager; a worker that dies or a task that fails raises
+    :class:`WorkerError` in the parent (never a hang), and leaving the block stops them.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        ctx = mp.get_context("fork")
+        self.conns: list[Connection] = []
+        self.procs: list = []
+        try:
+            for _ in range(jobs):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+                proc.start()
+                theirs.close()
+                self.conns.append(mine)
+                self.procs.append(proc)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, kind, *exc) -> None:
+        self.close(at_once=kind is not None)
+
+    def each(self, fn: Callable[[Any], Any], arg: Any) -> None:
+        """``fn(arg)`` once in every worker (to hand them what the parent made since they
+        were forked)."""
+        self.map(fn, [arg] * len(self.conns), place=lambda i: i)
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: list,
+        cost: Callable[[Any], float] | None = None,
+        place: Callable[[int], int] | None = None,
+    ) -> list:
+        """``fn`` over ``items``, their results in the order of ``items``. With ``place``
+        (index of an item -> index of a worker) each item goes to that worker; else each
+        goes to the first free worker, the costliest first (``cost``), so that no long one
+        starts last while the others idle."""
+        order = sorted(range(len(items)), key=lambda i: -(cost(items[i]) if cost else 0))
+        queues: list[list[int]] = [[] for _ in self.conns]
+        shared: list[int] = []
+        for i in order:
+            (queues[place(i) % len(self.conns)] if place else shared).append(i)
+        results: dict[int, Any] = {}
+        busy: dict[int, int] = {}  # worker -> item
+
+        def feed(w: int) -> None:
+            queue = queues[w] or shared
+            if queue:
+                i = queue.pop(0)
+                self.conns[w].send((fn, items[i]))
+                busy[w] = i
+
+        for w in range(len(self.conns)):
+            feed(w)
+        while busy:
+            ready = mp_connection.wait([self.conns[w] for w in busy])
+            for w in [w for w in list(busy) if self.conns[w] in ready]:
+                try:
+                    status, value = self.conns[w].recv()
+                except (EOFError, OSError):
+                    raise WorkerError("a worker process died") from None
+                if status == "error":
+                    raise WorkerError(value)
+                results[busy.pop(w)] = value
+                feed(w)
+        return [results[i] for i in range(len(items))]
+
+    def close(self, at_once: bool = False) -> None:
+        """Stop every worker: each when its task is done, or ``at_once`` (the parent gave
+        up: a task failed, or it was interrupted)."""
+        for conn in self.conns:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            conn.close()
+        for proc in self.procs:
+            if at_once:
+                proc.terminate()
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+        self.conns, self.procs = [], []
+
+
+class WorkerError(RuntimeError):
+    """A task of a :class:`Pool` failed (its message), or its worker died."""
+
+
+def _serve(conn: Connection) -> None:
+    """A :class:`Pool` worker: run the tasks sent until told to stop (``None``)."""
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        fn, arg = task
+        try:
+            out = ("ok", fn(arg))
+        except BaseException as exc:  # the parent raises it
+            out = ("error", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(out)
+        except Exception as exc:  # a result that cannot be sent back
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))

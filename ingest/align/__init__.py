@@ -44,10 +44,9 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from ..workers import default_workers
+from ..workers import Pool, default_workers
 from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
@@ -155,13 +154,17 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
             size = {d: len(corpus.by_label.get(d, ())) for d in corpus.docs}
             cost = {p: size[p[0]] * size[p[1]] for p in pairs}
             learn_cost = {k: sum(size[a] * size[b] for a, b in learning[k]) for k in keys}
-            lexicons = dict(zip(keys, _map(_learn_pair, keys, workers, learn_cost), strict=True))
-            _SHARED.lexicons = lexicons
-            first = dict(zip(pairs, _map(_line_up_pair, pairs, workers, cost), strict=True))
-            # bridges run through the groups' first books (a copy reaches no third book)
-            reach = bridges({p: m for p, m in first.items() if p[1] in firsts}, firsts)
-            _SHARED.reach = reach
-            done = _map(_decide_pair, pairs, workers, cost)
+            with _Steps(workers, len(pairs)) as steps:
+                lexicons = dict(zip(keys, steps.map(_learn_pair, keys, learn_cost), strict=True))
+                steps.hand(_set_lexicons, lexicons)
+                # each pair of books is lined up and decided in one worker, which keeps
+                # its similarity matrices from one step to the next
+                place = steps.placement(pairs, cost)
+                first = dict(zip(pairs, steps.map(_line_up_pair, pairs, place=place), strict=True))
+                # bridges run through the groups' first books (a copy reaches no third book)
+                reach = bridges({p: m for p, m in first.items() if p[1] in firsts}, firsts)
+                steps.hand(_set_reach, reach)
+                done = steps.map(_decide_pair, pairs, place=place)
         finally:
             _SHARED = None
     out = Alignment(corpus, lexicons, bags)
@@ -237,6 +240,8 @@ class _Run:
     """Each provision's sentences, split once per process in this run."""
     lexicons: dict = field(default_factory=dict)
     reach: dict = field(default_factory=dict)
+    spaces: dict = field(default_factory=dict)
+    """Similarity matrices made in one step for the next, by pair of books."""
     done: dict = field(default_factory=dict)
     """The rows of the pairs decided directly (for :func:`_compose_pair`)."""
     ratios: dict = field(default_factory=dict)
@@ -251,18 +256,57 @@ _SHARED: _Run | None = None
 _LOCK = threading.Lock()
 
 
-def _map(fn, pairs: list, jobs: int, cost: dict | None = None) -> list:
-    """``fn`` over the pairs of books, in forked worker processes when ``jobs`` > 1 (a
-    worker that dies raises ``BrokenProcessPool`` instead of hanging), the costliest
-    first (``cost``: a rough measure of each one's work), so that no long one starts
-    last while the other workers idle; the results in the order of ``pairs``."""
-    if jobs > 1 and len(pairs) > 1 and "fork" in mp.get_all_start_methods():
-        ctx = mp.get_context("fork")
-        order = sorted(pairs, key=lambda p: -(cost or {}).get(p, 0))
-        with ProcessPoolExecutor(min(jobs, len(pairs)), mp_context=ctx) as pool:
-            futures = {p: pool.submit(fn, p) for p in order}
-            return [futures[p].result() for p in pairs]
-    return [fn(p) for p in pairs]
+class _Steps:
+    """The steps of one alignment run over the pairs of books: in the worker processes of
+    a :class:`ingest.workers.Pool` when more than one is allowed (forked once, after
+    :data:`_SHARED` is set), else in this process."""
+
+    def __init__(self, jobs: int, pairs: int) -> None:
+        self.jobs = min(jobs, pairs) if "fork" in mp.get_all_start_methods() else 1
+        self.pool = Pool(self.jobs) if self.jobs > 1 else None
+
+    def __enter__(self) -> _Steps:
+        return self
+
+    def __exit__(self, kind, *exc) -> None:
+        if self.pool is not None:
+            self.pool.close(at_once=kind is not None)
+
+    def map(self, fn, items: list, cost: dict | None = None, place: dict | None = None) -> list:
+        """``fn`` over ``items`` (results in their order): the costliest first, or each on
+        the worker ``place`` names."""
+        if self.pool is None:
+            return [fn(x) for x in items]
+        return self.pool.map(
+            fn,
+            items,
+            cost=(lambda x: (cost or {}).get(x, 0)),
+            place=(lambda i: place[items[i]]) if place else None,
+        )
+
+    def hand(self, fn, value) -> None:
+        """``fn(value)`` here and in every worker: what this process made after forking."""
+        fn(value)
+        if self.pool is not None:
+            self.pool.each(fn, value)
+
+    def placement(self, items: list, cost: dict) -> dict:
+        """A worker for each item: the costliest first, each to the least loaded worker."""
+        load = [0] * self.jobs
+        out = {}
+        for x in sorted(items, key=lambda x: -cost.get(x, 0)):
+            w = load.index(min(load))
+            out[x] = w
+            load[w] += cost.get(x, 0)
+        return out
+
+
+def _set_lexicons(lexicons: dict) -> None:
+    _run().lexicons = lexicons
+
+
+def _set_reach(reach: dict) -> None:
+    _run().reach = reach
 
 
 def _run() -> _Run:
@@ -278,17 +322,24 @@ def _learn_pair(key: tuple[str, str]) -> Lexicon:
     return expand_lexicon(run.corpus, run.bags, learn_first(run.corpus, run.bags, key), run.idf)
 
 
-def _space(pair: tuple[str, str]):
+def _space(pair: tuple[str, str], keep: bool = False):
+    """The lexicon and the similarity matrices of a pair of books: made, kept for the next
+    step when ``keep``, or taken from where the last step kept them (then let go)."""
     run = _run()
+    if pair in run.spaces:
+        return run.spaces.pop(pair)
     doc_a, doc_b = pair
     langs = tuple(sorted((run.corpus.docs[doc_a].language, run.corpus.docs[doc_b].language)))
     lex = run.lexicons[langs]
-    return lex, pair_space(run.corpus, run.bags, lex, run.idf, doc_a, doc_b, run.fps)
+    made = lex, pair_space(run.corpus, run.bags, lex, run.idf, doc_a, doc_b, run.fps)
+    if keep:
+        run.spaces[pair] = made
+    return made
 
 
 def _line_up_pair(pair: tuple[str, str]) -> dict[str, str]:
     """The first, structural pass over one pair of books (feeds the bridges)."""
-    _lex, space = _space(pair)
+    _lex, space = _space(pair, keep=True)
     return PairMatcher(_run().corpus, space).line_up()
 
 

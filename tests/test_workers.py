@@ -1,0 +1,114 @@
+"""Worker processes that keep what they computed (:class:`ingest.workers.Pool`), and the
+alignment run in them giving what it gives in one process.
+
+Forking needs a process where no other thread runs: each test runs in a process of its
+own.
+"""
+
+import json
+import subprocess
+import sys
+
+POOL_SCRIPT = """
+import json, os, time
+from lawgraph.ingest.workers import Pool, WorkerError
+
+KEPT = {}
+
+def keep(item):
+    KEPT[item] = os.getpid()
+    return os.getpid()
+
+def kept(item):
+    return KEPT.get(item), os.getpid()
+
+def told(value):
+    KEPT["told"] = value
+
+def read_told(_):
+    return KEPT.get("told")
+
+def square(x):
+    time.sleep(0.01 * x)
+    return x * x
+
+def fail(x):
+    if x == 3:
+        raise ValueError(f"no {x}")
+    return x
+
+def die(x):
+    if x == 2:
+        os._exit(3)
+    time.sleep(0.2)
+    return x
+
+out = {}
+with Pool(2) as pool:
+    items = list(range(8))
+    out["squares"] = pool.map(square, items, cost=lambda x: x)
+    place = {x: x % 2 for x in items}
+    first = pool.map(keep, items, place=lambda i: place[items[i]])
+    again = pool.map(kept, items, place=lambda i: place[items[i]])
+    out["same_worker"] = all(k == p == f for (k, p), f in zip(again, first))
+    out["workers"] = len(set(first))
+    pool.each(told, "lexicons")
+    out["told"] = pool.map(read_told, [0, 1], place=lambda i: i)
+    try:
+        pool.map(fail, items)
+    except WorkerError as exc:
+        out["failed"] = str(exc)
+with Pool(2) as pool:
+    try:
+        pool.map(die, list(range(6)))
+    except WorkerError as exc:
+        out["died"] = str(exc)
+    procs = pool.procs
+out["stopped"] = not any(p.is_alive() for p in procs)
+print(json.dumps(out))
+"""
+
+
+def _run(script: str, *args: str) -> dict:
+    got = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300
+    )
+    assert got.returncode == 0, got.stderr[-2000:]
+    return json.loads(got.stdout.strip().splitlines()[-1])
+
+
+def test_a_pool_keeps_each_workers_state_and_reports_failures():
+    got = _run(POOL_SCRIPT)
+    assert got["squares"] == [x * x for x in range(8)]  # in the items' order
+    assert got["workers"] == 2 and got["same_worker"]  # placed tasks find what was kept
+    assert got["told"] == ["lexicons", "lexicons"]  # handed to every worker
+    assert got["failed"] == "ValueError: no 3"
+    assert got["died"] == "a worker process died"
+    assert got["stopped"]
+
+
+ALIGN_SCRIPT = """
+import json, sys
+from lawgraph import store
+from lawgraph.ingest import align
+
+con = store.open_store(sys.argv[1])
+
+def rows(workers):
+    got = align.align_corpus(con, workers=workers)
+    shown = {f"{a} {b}": [(r.a, r.b, r.relation, r.score, r.flagged, r.method)
+                          for r in rs] for (a, b), rs in got.rows.items()}
+    return shown, sorted(map(repr, got.sentences)), len(got.matchers)
+
+one, two = rows(1), rows(2)
+print(json.dumps({"same_rows": one[0] == two[0], "same_sentences": one[1] == two[1],
+                  "pairs": len(one[0]), "rows": sum(map(len, one[0].values())),
+                  "matchers": [one[2], two[2]]}))
+"""
+
+
+def test_the_alignment_in_worker_processes_is_the_alignment_in_one(ingested):
+    got = _run(ALIGN_SCRIPT, str(ingested[0]))
+    assert got["pairs"] == 6 and got["rows"] > 3000  # every pair of the four law books
+    assert got["same_rows"] and got["same_sentences"]
+    assert got["matchers"][0] > 0 and got["matchers"][1] == 0  # kept only in one process
