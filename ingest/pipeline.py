@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
 import re
 import time
 from collections import Counter
@@ -27,7 +28,7 @@ from .store import (
     stored_input_hash,
     write_store,
 )
-from .workers import default_workers, forking_allowed
+from .workers import default_workers, die_with_parent, forking_allowed
 
 
 def corpus_stages() -> list[tuple[str, Stage]]:
@@ -441,7 +442,8 @@ class _Early:
         path = con.execute("PRAGMA database_list").fetchone()[2]
         ctx = mp.get_context("fork")
         self.pipe, theirs = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_first_step, args=(self.name, self.steps, path, theirs))
+        args = (self.name, self.steps, path, theirs, os.getpid())
+        self.process = ctx.Process(target=_first_step, args=args)
         self.process.daemon = True
         self.process.start()
         theirs.close()
@@ -473,13 +475,14 @@ class _Early:
             self.process.join()
 
 
-def _first_step(name: str, steps: TwoSteps, path: str, pipe: Connection) -> None:
+def _first_step(name: str, steps: TwoSteps, path: str, pipe: Connection, parent: int) -> None:
     """In the forked process: the first step on its own connection to the temporary
     store; sends what it returned and the dictionary answers it asked (or its error)."""
     import sqlite3
 
     from .store import BUSY_SECONDS
 
+    die_with_parent(parent)
     lemma_table.take_new()
     try:
         con = sqlite3.connect(path, timeout=BUSY_SECONDS)
@@ -557,7 +560,8 @@ class _Chain:
         ctx = mp.get_context("fork")
         self.pipe, theirs = ctx.Pipe(duplex=False)
         told, self.tell = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_run_beside, args=(self.names, path, theirs, told))
+        args = (self.names, path, theirs, told, os.getpid())
+        self.process = ctx.Process(target=_run_beside, args=args)
         self.process.daemon = True
         self.process.start()
         theirs.close()
@@ -668,7 +672,9 @@ def _await_stage(told: Connection, name: str) -> list[str]:
         return []
 
 
-def _run_beside(names: list[str], path: str, pipe: Connection, told: Connection) -> None:
+def _run_beside(
+    names: list[str], path: str, pipe: Connection, told: Connection, parent: int
+) -> None:
     """In the forked process: the stages ``names``, in order, each on its own connection
     to the temporary store (a stage of :data:`AFTER` once ``told`` names its stage);
     sends each one's statistics, time and the dictionary answers it asked (or the error
@@ -679,6 +685,7 @@ def _run_beside(names: list[str], path: str, pipe: Connection, told: Connection)
 
     from .store import BUSY_SECONDS, hashed_tables, table_digest
 
+    die_with_parent(parent)
     lemma_table.take_new()
     stages = dict(corpus_stages())
     settled: list[str] = []
@@ -817,7 +824,12 @@ def _parse_all(
         try:
             global _FORKED
             _FORKED = sources  # the workers inherit the books: nothing to send
-            with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+            with ProcessPoolExecutor(
+                jobs,
+                mp_context=mp.get_context("fork"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            ) as pool:
                 futures = [pool.submit(_parse_in_worker, i) for i in range(len(sources))]
                 opening = [pool.submit(_open_in_worker, lang) for lang in langs]
                 _prepare_stages(sorted({doc.language for doc, _ in sources}))

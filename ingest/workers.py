@@ -49,6 +49,24 @@ def forking_allowed(workers: int | None = None) -> bool:
     )
 
 
+def die_with_parent(parent: int) -> None:
+    """In a process forked by ``parent`` (its pid, taken before the fork): be killed when
+    that one dies, even by SIGKILL (Linux's ``PR_SET_PDEATHSIG``), so that no helper is
+    left waiting forever for a message from a parent that is gone (a pipe's other end may
+    stay open in a sibling process, so it would never see the end of it)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it died before this process asked
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1
+
+
 class Pool:
     """Worker processes forked once, which keep what they computed from one task to the
     next: a task placed on a worker (:meth:`map` with ``place``) finds there what the
@@ -65,7 +83,7 @@ class Pool:
         try:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+                proc = ctx.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
                 proc.start()
                 theirs.close()
                 self.conns.append(mine)
@@ -147,8 +165,9 @@ class WorkerError(RuntimeError):
     """A task of a :class:`Pool` failed (its message), or its worker died."""
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, parent: int) -> None:
     """A :class:`Pool` worker: run the tasks sent until told to stop (``None``)."""
+    die_with_parent(parent)
     while True:
         try:
             task = conn.recv()

@@ -112,3 +112,45 @@ def test_the_alignment_in_worker_processes_is_the_alignment_in_one(ingested):
     assert got["pairs"] == 6 and got["rows"] > 3000  # every pair of the four law books
     assert got["same_rows"] and got["same_sentences"]
     assert got["matchers"][0] > 0 and got["matchers"][1] == 0  # kept only in one process
+
+
+ORPHAN_SCRIPT = """
+import sys, time
+from lawgraph.ingest.workers import Pool
+pool = Pool(2)
+print(" ".join(str(p.pid) for p in pool.procs), flush=True)
+time.sleep(60)
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (a zombie not yet reaped counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return any(line.split()[1:2] == ["Z"] for line in fh if line.startswith("State:"))
+    except FileNotFoundError:
+        return True
+
+
+def test_workers_do_not_outlive_a_killed_parent():
+    """A parent killed with SIGKILL cannot stop its workers: they end by themselves (each
+    keeps the other's pipe open, so none would see the parent's end close), even when
+    it is killed before they have started."""
+    import os
+    import signal
+    import time
+
+    command = [sys.executable, "-c", ORPHAN_SCRIPT]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    pids = [int(x) for x in proc.stdout.readline().split()]
+    assert len(pids) == 2 and not any(_gone(p) for p in pids)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(_gone(p) for p in pids):
+        time.sleep(0.05)
+    left = [p for p in pids if not _gone(p)]
+    for pid in left:  # not left behind by a failing test either
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

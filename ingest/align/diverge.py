@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import sqlite3
 import time
 from collections import Counter, defaultdict
@@ -45,7 +46,7 @@ from lawgraph.ingest import store
 from lawgraph.ingest.nlp import lemma, words
 
 from ..model import decode_attrs
-from ..workers import forking_allowed
+from ..workers import die_with_parent, forking_allowed
 from .calibration import unconfirmed
 from .checks import (
     CHECKS,
@@ -710,7 +711,8 @@ class _Half:
 
         ctx = mp.get_context("fork")
         mine, theirs = ctx.Pipe()
-        process = ctx.Process(target=_check_half, args=(c, pairs, theirs), daemon=True)
+        args = (c, pairs, theirs, os.getpid())
+        process = ctx.Process(target=_check_half, args=args, daemon=True)
         process.start()
         theirs.close()
         return cls(process, mine)
@@ -744,9 +746,10 @@ class _Half:
             self.process.join()
 
 
-def _check_half(c: _Corpus, pairs: list[tuple[str, str, float]], pipe) -> None:
+def _check_half(c: _Corpus, pairs: list[tuple[str, str, float]], pipe, parent: int) -> None:
     from lawgraph.ingest import lemma_table
 
+    die_with_parent(parent)
     lemma_table.take_new()
     try:
         sides = _sides(c, pairs)
