@@ -20,6 +20,7 @@ from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
+from .processes import default_workers, die_with_parent, forking_allowed
 from .store import (
     SCHEMA_VERSION,
     Stage,
@@ -28,7 +29,6 @@ from .store import (
     stored_input_hash,
     write_store,
 )
-from .workers import default_workers, die_with_parent, forking_allowed
 
 
 def corpus_stages() -> list[tuple[str, Stage]]:
@@ -263,7 +263,7 @@ def ingest_corpus(
             (:mod:`ingest.lemma_table`); without it every dictionary answer held in
             this process is forgotten first and asked of simplemma again.
         workers: processes that parse and cite the books (default: as the alignment
-            decides, :func:`ingest.workers.default_workers`; 1 where forking is unsafe).
+            decides, :func:`ingest.processes.default_workers`; 1 where forking is unsafe).
 
     Raises:
         CorpusError: naming the file, if a corpus file is missing, unreadable or empty.
@@ -385,7 +385,7 @@ GC_THRESHOLD = 100_000
 
 
 def _forking_allowed(workers: int | None) -> bool:
-    """Whether stages may run in a forked process (:func:`ingest.workers.forking_allowed`)."""
+    """Whether stages may run in a forked process (:func:`ingest.processes.forking_allowed`)."""
     return forking_allowed(workers)
 
 
@@ -475,17 +475,28 @@ class _Early:
             self.process.join()
 
 
+def _connect_existing(path: str):
+    """A connection to the temporary store in a forked helper; never makes the file (the
+    parent may have given up and removed it already: the helper then fails instead of
+    leaving an empty store behind)."""
+    import sqlite3
+
+    from .store import BUSY_SECONDS
+
+    return sqlite3.connect(
+        f"{Path(path).resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_SECONDS
+    )
+
+
 def _first_step(name: str, steps: TwoSteps, path: str, pipe: Connection, parent: int) -> None:
     """In the forked process: the first step on its own connection to the temporary
     store; sends what it returned and the dictionary answers it asked (or its error)."""
     import sqlite3
 
-    from .store import BUSY_SECONDS
-
     die_with_parent(parent)
     lemma_table.take_new()
     try:
-        con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        con = _connect_existing(path)
         try:
             con.row_factory = sqlite3.Row
             prepared = steps.prepare(con)
@@ -668,7 +679,7 @@ def _await_stage(told: Connection, name: str) -> list[str]:
                 return tables
             if stage == "":
                 return []
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):  # the parent handles an interrupt
         return []
 
 
@@ -683,7 +694,7 @@ def _run_beside(
     let go: on the core the parent leaves free, while the parent works on."""
     import sqlite3
 
-    from .store import BUSY_SECONDS, hashed_tables, table_digest
+    from .store import hashed_tables, table_digest
 
     die_with_parent(parent)
     lemma_table.take_new()
@@ -694,7 +705,7 @@ def _run_beside(
             if name in AFTER:
                 settled += _await_stage(told, AFTER[name])
             times: dict[str, float] = {}
-            con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+            con = _connect_existing(path)
             try:
                 con.row_factory = sqlite3.Row
                 result = _named(name, stages[name], times)(con) or {}

@@ -1,7 +1,8 @@
 """The SQLite store: the one artifact between ingestion and serving.
 
 It is written to a temporary file beside its destination and renamed into place, so
-a reader never sees a half-built store. Small pure helpers take a connection.
+a reader never sees a half-built store (:func:`write_store`, which runs the corpus-wide
+stages on it: :data:`Stage`, :class:`TwoSteps`). Small pure helpers take a connection.
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ creates and fills its own tables (and writes no other), and returns statistics k
 @dataclass(frozen=True)
 class TwoSteps:
     """A stage in two steps: ``prepare`` only reads, and what it returns (picklable) goes
-    to ``finish``, which writes. An ingest may run the first step in another process,
-    beside the stages before the second (:data:`ingest.pipeline.EARLY`)."""
+    to ``finish``, which writes. An ingest may run the first step in another process from
+    the end of an earlier stage, beside the stages between (:data:`ingest.pipeline.EARLY`):
+    ``prepare`` must then read only tables that are final by the end of that stage."""
 
     prepare: Callable[[sqlite3.Connection], Any]
     finish: Callable[[sqlite3.Connection, Any], dict]
@@ -112,9 +114,9 @@ def write_store(
         concurrent: write the temporary store in WAL mode, so that stages running in
             other processes read and write it beside this one (the renamed store is
             a single file again).
-        digested: called once every stage has ended: the :func:`table_digest` of tables
-            that another process made already, of tables no stage wrote after it made
-            them (the others are digested here).
+        digested: called once every stage has ended; gives the :func:`table_digest` of
+            some tables, made by another process once they were final (every table it
+            does not name is digested here).
 
     Returns:
         Each stage's statistics by stage name.

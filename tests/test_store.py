@@ -336,20 +336,28 @@ def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
 
 def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monkeypatch):
     """A stage of ``BESIDE`` runs while the others run: it may read only what parsing wrote,
-    and the tables it writes are the ones it declares, which the others wait for."""
+    and the tables it writes are the ones it declares, which the others wait for. Every
+    stage writes only the tables it makes (the content hash takes a table as final once
+    its stage has ended), and the first step of a stage of ``EARLY`` reads only tables
+    final when the stage it starts after ends."""
     named = pipeline._named
     reads: dict[str, set] = {}
     made: dict[str, set] = {}
+    wrote: dict[str, set] = {}
+    writing = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}
 
     def spy(name, stage, timings=None):
         run = named(name, stage, timings)
 
         def watched(con):
             seen = reads.setdefault(name, set())
+            written = wrote.setdefault(name, set())
 
             def note(action, table, *_):
                 if action == sqlite3.SQLITE_READ:
                     seen.add(table)
+                if action in writing:
+                    written.add(table)
                 return sqlite3.SQLITE_OK
 
             tables = "SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -364,7 +372,7 @@ def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monke
         return watched
 
     monkeypatch.setattr(pipeline, "_named", spy)
-    ingest_corpus(tmp_path / "s.db", _corpus_copy(tmp_path), workers=1)
+    ingest_corpus(tmp_path / "s.db", DEFAULT_CORPUS, workers=1)
     parsed = {"documents", "nodes", "citations", "warnings", "meta", "sqlite_master"}
     for name, tables in pipeline.BESIDE.items():
         assert {t for t in made[name] if not t.startswith("sqlite_")} == {
@@ -374,6 +382,26 @@ def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monke
         others = set().union(*(made[n] for n in made if n != name))
         assert not (reads[name] & others - {"sqlite_stat1"}), name
         assert reads[name] - made[name] <= parsed, name
+    for name in made:
+        assert wrote[name] - made[name] <= {"sqlite_master", "sqlite_stat1"}, name
+    order = [n for n, _ in pipeline.corpus_stages()]
+    for name, trigger in pipeline.EARLY.items():
+        stage = dict(pipeline.corpus_stages())[name]
+        spied: set = set()
+        con = sqlite3.connect(tmp_path / "s.db")
+        con.row_factory = sqlite3.Row
+
+        def note(action, table, *_, seen=spied):
+            if action == sqlite3.SQLITE_READ:
+                seen.add(table)
+            return sqlite3.SQLITE_OK
+
+        con.set_authorizer(note)
+        stage.prepare(con)
+        con.close()
+        later = set().union(*(made[n] for n in order[order.index(trigger) + 1 :]))
+        beside = set().union(*(made[n] for n in pipeline.BESIDE))
+        assert spied and not spied & (later | beside), name
 
 
 def test_a_stage_reading_a_table_of_a_stage_beside_waits_for_it():

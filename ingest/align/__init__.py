@@ -46,7 +46,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..workers import Pool, default_workers
+from ..processes import Pool, default_workers
 from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
@@ -258,7 +258,7 @@ _LOCK = threading.Lock()
 
 class _Steps:
     """The steps of one alignment run over the pairs of books: in the worker processes of
-    a :class:`ingest.workers.Pool` when more than one is allowed (forked once, after
+    a :class:`ingest.processes.Pool` when more than one is allowed (forked once, after
     :data:`_SHARED` is set), else in this process."""
 
     def __init__(self, jobs: int, pairs: int) -> None:

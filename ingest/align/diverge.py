@@ -46,7 +46,7 @@ from lawgraph.ingest import store
 from lawgraph.ingest.nlp import lemma, words
 
 from ..model import decode_attrs
-from ..workers import die_with_parent, forking_allowed
+from ..processes import die_with_parent, forking_allowed
 from .calibration import unconfirmed
 from .checks import (
     CHECKS,
@@ -666,7 +666,7 @@ def _findings(sides: list[tuple[Side, Side]], cal: dict) -> list[tuple]:
 def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tuple], dict]:
     """The findings of every pair, in order, and the length calibration of all of them.
 
-    With worker processes allowed (:func:`ingest.workers.default_workers`), a forked process
+    With worker processes allowed (:func:`ingest.processes.default_workers`), a forked process
     makes the sides of the second half of the pairs and checks them, while this one does
     the first half: the calibration, made here from every side, is handed to it between
     the two steps, so the findings are those of one process.

@@ -1,4 +1,4 @@
-"""Worker processes that keep what they computed (:class:`ingest.workers.Pool`), and the
+"""Worker processes that keep what they computed (:class:`ingest.processes.Pool`), and the
 alignment run in them giving what it gives in one process.
 
 Forking needs a process where no other thread runs: each test runs in a process of its
@@ -11,7 +11,7 @@ import sys
 
 POOL_SCRIPT = """
 import json, os, time
-from lawgraph.ingest.workers import Pool, WorkerError
+from lawgraph.ingest.processes import Pool, WorkerError
 
 KEPT = {}
 
@@ -116,7 +116,7 @@ def test_the_alignment_in_worker_processes_is_the_alignment_in_one(ingested):
 
 ORPHAN_SCRIPT = """
 import sys, time
-from lawgraph.ingest.workers import Pool
+from lawgraph.ingest.processes import Pool
 pool = Pool(2)
 print(" ".join(str(p.pid) for p in pool.procs), flush=True)
 time.sleep(60)

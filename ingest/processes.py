@@ -1,4 +1,7 @@
-"""How many processes the ingest may fork, and whether it may fork at all.
+"""The ingest's forked processes: how many it may fork and whether it may fork at all
+(:func:`default_workers`, :func:`forking_allowed`), a pool of workers that keep what they
+computed from one task to the next (:class:`Pool`), and the rule that every forked
+helper dies with the process that forked it (:func:`die_with_parent`).
 
 Light on purpose: the parse workers are forked before the corpus-wide stages (and what
 they import) are loaded.
@@ -14,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NoReturn
 
 
 def default_workers() -> int:
@@ -52,8 +55,10 @@ def forking_allowed(workers: int | None = None) -> bool:
 def die_with_parent(parent: int) -> None:
     """In a process forked by ``parent`` (its pid, taken before the fork): be killed when
     that one dies, even by SIGKILL (Linux's ``PR_SET_PDEATHSIG``), so that no helper is
-    left waiting forever for a message from a parent that is gone (a pipe's other end may
-    stay open in a sibling process, so it would never see the end of it)."""
+    left waiting forever for a message from a parent that is gone: a forked process holds
+    copies of the parent's ends of the pipes made before the fork (its own among them),
+    so it would never see them close. Without it, a helper killed so would also keep the
+    temporary store locked, and no later ingest could remove it."""
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
         import signal
@@ -80,6 +85,8 @@ class Pool:
         ctx = mp.get_context("fork")
         self.conns: list[Connection] = []
         self.procs: list = []
+        self.broken = ""
+        """Why the pool failed (a failed pool runs nothing more)."""
         try:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
@@ -114,6 +121,8 @@ class Pool:
         (index of an item -> index of a worker) each item goes to that worker; else each
         goes to the first free worker, the costliest first (``cost``), so that no long one
         starts last while the others idle."""
+        if self.broken:
+            raise WorkerError(f"the pool is not usable after an error: {self.broken}")
         order = sorted(range(len(items)), key=lambda i: -(cost(items[i]) if cost else 0))
         queues: list[list[int]] = [[] for _ in self.conns]
         shared: list[int] = []
@@ -126,7 +135,10 @@ class Pool:
             queue = queues[w] or shared
             if queue:
                 i = queue.pop(0)
-                self.conns[w].send((fn, items[i]))
+                try:
+                    self.conns[w].send((fn, items[i]))
+                except OSError:
+                    self._fail("a worker process died")
                 busy[w] = i
 
         for w in range(len(self.conns)):
@@ -137,12 +149,18 @@ class Pool:
                 try:
                     status, value = self.conns[w].recv()
                 except (EOFError, OSError):
-                    raise WorkerError("a worker process died") from None
+                    self._fail("a worker process died")
                 if status == "error":
-                    raise WorkerError(value)
+                    self._fail(value)
                 results[busy.pop(w)] = value
                 feed(w)
         return [results[i] for i in range(len(items))]
+
+    def _fail(self, why: str) -> NoReturn:
+        """Raise :class:`WorkerError`; the pool is unusable from then on (the other
+        workers' answers may still be on their way)."""
+        self.broken = why
+        raise WorkerError(why)
 
     def close(self, at_once: bool = False) -> None:
         """Stop every worker: each when its task is done, or ``at_once`` (the parent gave
@@ -171,7 +189,7 @@ def _serve(conn: Connection, parent: int) -> None:
     while True:
         try:
             task = conn.recv()
-        except (EOFError, OSError):
+        except (EOFError, OSError, KeyboardInterrupt):  # the parent handles an interrupt
             return
         if task is None:
             return
