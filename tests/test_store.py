@@ -263,7 +263,7 @@ stages = [
     ("glossary", stage("glossary", pipeline.BESIDE["glossary"][0])),
     (before, stage(before, "made_before", 1.5, reads=pipeline.BESIDE["glossary"][0])),
     (after, stage(after, pipeline.BESIDE[after][-1])),
-    ("between", stage("between", "made_between", 1.0)),
+    ("between", stage("between", "made_between", 2.0)),
     (last, store.TwoSteps(prepare, finish)),
 ]
 pipeline.corpus_stages = lambda: stages
