@@ -437,16 +437,7 @@ class _Early:
 
     def start(self, con) -> None:
         """Start the first step on the store ``con`` writes (committed first)."""
-        import multiprocessing as mp
-
-        path = con.execute("PRAGMA database_list").fetchone()[2]
-        ctx = mp.get_context("fork")
-        self.pipe, theirs = ctx.Pipe(duplex=False)
-        args = (self.name, self.steps, path, theirs, os.getpid())
-        self.process = ctx.Process(target=_first_step, args=args)
-        self.process.daemon = True
-        self.process.start()
-        theirs.close()
+        self.process, self.pipe, _ = _fork(_first_step, self.name, self.steps, _path(con))
 
     def run(self, con) -> dict:
         """The stage: the first step's result (made here if no process made it), then the
@@ -473,6 +464,27 @@ class _Early:
             if self.process.is_alive():
                 self.process.terminate()
             self.process.join()
+
+
+def _fork(target, *args, tell: bool = False) -> tuple[BaseProcess, Connection, Connection | None]:
+    """Fork a helper running ``target(*args, answers[, told], parent pid)``: the process,
+    the pipe it answers on and, with ``tell``, the pipe to tell it things through."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    mine, answers = ctx.Pipe(duplex=False)
+    told, tell_end = ctx.Pipe(duplex=False) if tell else (None, None)
+    theirs = (answers, told) if told is not None else (answers,)
+    process = ctx.Process(target=target, args=(*args, *theirs, os.getpid()), daemon=True)
+    process.start()
+    for end in theirs:
+        end.close()
+    return process, mine, tell_end
+
+
+def _path(con) -> str:
+    """The file of the store ``con`` writes."""
+    return con.execute("PRAGMA database_list").fetchone()[2]
 
 
 def _connect_existing(path: str):
@@ -564,19 +576,8 @@ class _Chain:
 
     def start(self, con) -> None:
         """Start the stages on the store ``con`` writes (committed first)."""
-        import multiprocessing as mp
-
         con.commit()
-        path = con.execute("PRAGMA database_list").fetchone()[2]
-        ctx = mp.get_context("fork")
-        self.pipe, theirs = ctx.Pipe(duplex=False)
-        told, self.tell = ctx.Pipe(duplex=False)
-        args = (self.names, path, theirs, told, os.getpid())
-        self.process = ctx.Process(target=_run_beside, args=args)
-        self.process.daemon = True
-        self.process.start()
-        theirs.close()
-        told.close()
+        self.process, self.pipe, self.tell = _fork(_run_beside, self.names, _path(con), tell=True)
 
     def ended(self, stage: str, tables: list[str] | None = None) -> None:
         """Tell the process that the parent's stage ``stage`` ended, with the tables made
