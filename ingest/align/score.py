@@ -103,10 +103,9 @@ def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None)
         m = sparse.csr_matrix(m.multiply(back.T.tocsr())).sqrt()
     m.data[m.data < MIN_P] = 0
     m.eliminate_zeros()
-    lil = m.tolil()
-    lil[0, :] = 0
-    lil[:, 0] = 0
-    return lil.tocsr()
+    coo = m.tocoo()
+    keep = (coo.row != 0) & (coo.col != 0)  # NULL (index 0) carries nothing either way
+    return sparse.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=m.shape)
 
 
 @dataclass

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 
 from .. import clean
 
@@ -31,6 +31,9 @@ from .. import clean
 CARD_LETTERS = frozenset("ÄKESAXx")
 _LETTERS = r"[^\W\d_]"
 _WORD_TOKEN_RE = re.compile(rf"^({_LETTERS}+)([.,;:!?)“\"]*)$")
+#: :data:`_WORD_TOKEN_RE` matched once per distinct piece: the repairs try every piece in
+#: several windows (a piece is in up to twelve of them).
+_word_token = lru_cache(maxsize=1 << 16)(_WORD_TOKEN_RE.match)
 _PURE_RE = re.compile(rf"^{_LETTERS}+$")
 _CARD_RUN_RE = re.compile(r"^[ÄKESAXx]+[.,;:]?$")
 
@@ -160,6 +163,11 @@ FUNCTION_WORDS = frozenset(
 #: Estonian case endings added to a known form (``kontreerimise`` + ``st``).
 CASE_ENDINGS = ("sse", "st", "s", "lt", "le", "l", "ks", "ga", "na", "ta", "t", "d")
 
+_ENDINGS_BY_LENGTH = tuple(
+    (k, frozenset(e for e in CASE_ENDINGS if len(e) == k))
+    for k in sorted({len(e) for e in CASE_ENDINGS})
+)
+
 _INE_CASE_RE = re.compile(r"^(\w+)is(?:e|t|el|ele|elt|es|est|esse|ega|eks|ed|te|tel|tele|test)$")
 
 _STRAY_HYPHEN_RE = re.compile(r"(?<![\w-])([^\W\d_]{2,})- ([a-zäöõü][^\W\d_]+)")
@@ -235,6 +243,7 @@ class Lexicon:
         }
         self.joins: list[tuple[str, str]] = []
         self.resplits: list[tuple[str, str]] = []
+        self._known: dict[str, bool] = {}
 
     def _word(self, token: str) -> bool:
         return len(token) > 1 and self.lang(token.lower())
@@ -255,17 +264,18 @@ class Lexicon:
         separately (see :meth:`join_pairs`).
         """
         w = word.lower()
-        if len(w) < 2:
-            return False
-        return self.lang(w) or w in self.corpus or self._inflected(w)
+        got = self._known.get(w)
+        if got is None:  # the book's words are fixed: each is decided once
+            got = self._known[w] = len(w) >= 2 and (
+                self.lang(w) or w in self.corpus or self._inflected(w)
+            )
+        return got
 
     def _inflected(self, w: str) -> bool:
         """``kontreerimisest``: a known form plus a case ending, or an ``-ine`` noun's case."""
-        if any(
-            w.endswith(suf) and len(w) - len(suf) >= 5 and w[: -len(suf)] in self.corpus
-            for suf in CASE_ENDINGS
-        ):
-            return True
+        for k, endings in _ENDINGS_BY_LENGTH:
+            if len(w) - k >= 5 and w[-k:] in endings and w[:-k] in self.corpus:
+                return True
         m = _INE_CASE_RE.match(w)
         if not m or len(m.group(1)) < 4:
             return False
@@ -273,7 +283,7 @@ class Lexicon:
         return base in self.corpus or self.lang(base)
 
     def _join_run(self, parts: list[str]) -> bool:
-        letters = [m for p in parts if (m := _WORD_TOKEN_RE.match(p))]
+        letters = [m for p in parts if (m := _word_token(p))]
         if len(letters) < len(parts):
             return False
         if any(m.group(2) for m in letters[:-1]):
@@ -295,7 +305,7 @@ class Lexicon:
         first = run[0].lower()
         if len(first) > 1 and self.lang(first) and self._join_run(run[1:]):
             return True
-        last = _WORD_TOKEN_RE.match(run[-1])  # ``trum b i toetus``: ``toetus`` stays
+        last = _word_token(run[-1])  # ``trum b i toetus``: ``toetus`` stays
         return bool(last and len(last.group(1)) >= 6 and self.lang(last.group(1).lower())) and (
             self._join_run(run[:-1])
         )
@@ -384,7 +394,7 @@ class Lexicon:
         return _rewrite_windows(text, sizes, resplit)
 
     def _resplit(self, run: list[str]) -> str | None:
-        matches = [m for p in run if (m := _WORD_TOKEN_RE.match(p))]
+        matches = [m for p in run if (m := _word_token(p))]
         if len(matches) < len(run) or any(m.group(2) for m in matches[:-1]):
             return None
         words = [m.group(1) for m in matches]
