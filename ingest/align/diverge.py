@@ -159,8 +159,8 @@ def _load(con: sqlite3.Connection) -> _Corpus:
     rows = con.execute(
         "SELECT id, doc, label, kind, law, text, parent, attrs, title FROM nodes ORDER BY doc, ord"
     ).fetchall()
-    for r in rows:
-        attrs = decode_attrs(r[7])
+    decoded = [decode_attrs(r[7]) for r in rows]
+    for r, attrs in zip(rows, decoded, strict=True):
         c.labels[r[0]] = r[2]
         if attrs.get("supplement") or attrs.get("national"):
             c.national.add(r[0])
@@ -168,8 +168,7 @@ def _load(con: sqlite3.Connection) -> _Corpus:
             c.textless.add((r[1], r[4] or r[2]))
         if r[3] == "law" and attrs.get("truncated"):
             c.truncated.add((r[1], r[4] or r[2]))
-    for r in rows:
-        attrs = decode_attrs(r[7])
+    for r, attrs in zip(rows, decoded, strict=True):
         if r[3] == "footnote" and r[6]:
             c.footnotes[r[6]].append({"id": r[0], "text": r[5], "attrs": attrs})
         if r[3] not in PROVISION_KINDS or (r[1], r[4]) in c.textless:
@@ -221,12 +220,13 @@ def _load(con: sqlite3.Connection) -> _Corpus:
         ):
             c.beads.setdefault((a, b), []).append((a_text, b_text))
     if store.has_table(con, "lexicon"):
-        for la, lb, wa, wb, p_ab, p_ba in con.execute(
-            "SELECT lang_a, lang_b, word_a, word_b, p_ab, p_ba FROM lexicon"
+        for la, lb, wa, wb in con.execute(
+            "SELECT lang_a, lang_b, word_a, word_b FROM lexicon WHERE max(p_ab, p_ba) >= ? "
+            "AND length(word_a) > 3 AND length(word_b) > 3",  # no articles
+            (RENDER_P,),
         ):
-            if max(p_ab, p_ba) >= RENDER_P and min(len(wa), len(wb)) > 3:  # no articles
-                c.renders.setdefault((la, lb), {}).setdefault(wa, set()).add(wb)
-                c.renders.setdefault((lb, la), {}).setdefault(wb, set()).add(wa)
+            c.renders.setdefault((la, lb), {}).setdefault(wa, set()).add(wb)
+            c.renders.setdefault((lb, la), {}).setdefault(wb, set()).add(wa)
     sizes = Counter(n["doc"] for n in c.nodes.values())
     tagged = Counter(
         (c.nodes[n]["doc"], k) for n, ks in c.concepts.items() if n in c.nodes for k in ks

@@ -147,6 +147,12 @@ class Lexicon:
     pairs_used: int = 0
     _columns: dict = field(default_factory=dict, repr=False)
 
+    def remembered(self, key: tuple, make):
+        """``make()``, made once per lexicon under ``key`` (a value derived from it)."""
+        if key not in self._columns:
+            self._columns[key] = make()
+        return self._columns[key]
+
     def likely(self, reverse: bool) -> dict[str, frozenset]:
         """Each word's likely translations (t >= :data:`LIKELY`), cached: ``lang_a`` words
         to ``lang_b`` words, or the reverse."""
@@ -205,6 +211,8 @@ def _ibm1(
     if not keys:
         return sparse.csr_matrix((n_src, n_tgt))
     key = np.concatenate(keys)
+    if n_src * n_tgt <= np.iinfo(np.int32).max:  # the same keys, sorted twice as fast
+        key = key.astype(np.int32)
     pos = np.concatenate(positions)
     prior = np.concatenate(priors)
     uniq, k = np.unique(key, return_inverse=True)

@@ -92,6 +92,13 @@ def _normalise(m: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(sparse.diags(1 / norms) @ m)
 
 
+def _carried(lex: Lexicon, reverse: bool) -> sparse.csr_matrix:
+    """:func:`_carry` of the lexicon's ``lang_a`` -> ``lang_b`` matrix (``reverse``: the
+    other way), made once per lexicon."""
+    fwd, back = (lex.ba, lex.ab) if reverse else (lex.ab, lex.ba)
+    return lex.remembered(("carry", reverse), lambda: _carry(fwd, back))
+
+
 def _carry(lex_matrix: sparse.csr_matrix, back: sparse.csr_matrix | None = None):
     """The translation matrix without NULL and without improbable translations.
 
@@ -235,11 +242,10 @@ def pair_space(
     lang_a, lang_b = corpus.docs[doc_a].language, corpus.docs[doc_b].language
     flip = lex.lang_a != lang_a
     vocab_a, vocab_b = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
-    t_ab, t_ba = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
     sa = doc_space(corpus, bags, doc_a, vocab_a, idf.get(lang_a, {}))
     sb = doc_space(corpus, bags, doc_b, vocab_b, idf.get(lang_b, {}))
-    ab = _cosines(sa.vectors @ _carry(t_ab, t_ba), sb.vectors)
-    ba = _cosines(sb.vectors @ _carry(t_ba, t_ab), sa.vectors).T
+    ab = _cosines(sa.vectors @ _carried(lex, flip), sb.vectors)
+    ba = _cosines(sb.vectors @ _carried(lex, not flip), sa.vectors).T
     if lang_a == lang_b:
         every: dict[str, int] = {}
         for d in (doc_a, doc_b):
@@ -358,11 +364,10 @@ def carried_similarities(
     language the direct cosines (else None); each of shape (len(xs), len(ys))."""
     flip = lex.lang_a != lang_x
     vx, vy = (lex.vocab_b, lex.vocab_a) if flip else (lex.vocab_a, lex.vocab_b)
-    t_xy, t_yx = (lex.ba, lex.ab) if flip else (lex.ab, lex.ba)
     mx = _bag_matrix(vx, xs, idf.get(lang_x, {}))
     my = _bag_matrix(vy, ys, idf.get(lang_y, {}))
-    xy = _cosines(mx @ _carry(t_xy, t_yx), my)
-    yx = _cosines(my @ _carry(t_yx, t_xy), mx).T
+    xy = _cosines(mx @ _carried(lex, flip), my)
+    yx = _cosines(my @ _carried(lex, not flip), mx).T
     if lang_x != lang_y:
         return xy, yx, None
     every: dict[str, int] = {}
