@@ -20,7 +20,7 @@ from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
-from .processes import default_workers, die_with_parent, forking_allowed
+from .processes import default_workers, die_with_parent, forking_allowed, listening
 from .store import (
     SCHEMA_VERSION,
     Stage,
@@ -333,16 +333,18 @@ def _build(
     chain = _Chain(present, stage_times)
     sides = {name: _Beside(name, chain) for name in present} if beside else {}
     try:
-        stages = write_store(
-            Path(db),
-            rows,
-            digest,
-            _arrange(staged, sides, list(early.values())),
-            stage_progress,
-            extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
-            concurrent=beside,
-            digested=lambda: chain.digests,
-        )
+        with listening(chain.reached):
+            stages = write_store(
+                Path(db),
+                rows,
+                digest,
+                _arrange(staged, sides),
+                stage_progress,
+                extra_meta={"corpus_dir": str(Path(corpus_dir).resolve())},
+                concurrent=beside,
+                digested=lambda: chain.digests,
+                ended=_telling(sides, list(early.values())),
+            )
     finally:
         for side in sides.values():
             side.close()
@@ -389,37 +391,45 @@ def _forking_allowed(workers: int | None) -> bool:
     return forking_allowed(workers)
 
 
-def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside], early: list) -> list:
+def _arrange(staged: list[tuple[str, Stage]], sides: dict[str, _Beside]) -> list:
     """The stage list for :func:`write_store`: a stage of ``sides`` starts its process and
     gives a callable that waits for it; every other stage reads the store through
-    :class:`_Watching` and, once it ended, tells the processes beside (and starts the
-    first steps of ``early`` that wait for it)."""
+    :class:`_Watching`."""
     out: list[tuple[str, Stage]] = []
     for name, stage in staged:
         if name in sides:
             out.append((name, sides[name].start))
-        elif sides or early:
-            out.append((name, _watched(name, stage, list(sides.values()), early)))
+        elif sides:
+            out.append((name, _watched(name, stage, list(sides.values()))))
         else:
             out.append((name, stage))
     return out
 
 
-def _watched(name: str, stage: Stage, sides: list[_Beside], early: list[_Early]) -> Stage:
+def _watched(name: str, stage: Stage, sides: list[_Beside]) -> Stage:
     def run(con):
-        result = stage(_Watching(con, sides, name))
-        chains = [c for c in {id(s.chain): s.chain for s in sides}.values() if c.tell]
+        return stage(_Watching(con, sides, name))
+
+    return run
+
+
+def _telling(sides: dict[str, _Beside], early: list[_Early]):
+    """What :func:`write_store` calls once a stage of the parent has ended and its
+    statistics are committed: tell the processes beside (with the tables made so far),
+    and start the first steps of ``early`` that wait for that stage."""
+    chains = [c for c in {id(s.chain): s.chain for s in sides.values()}.values()]
+
+    def ended(con, name: str) -> None:
+        telling = [c for c in chains if c.tell]
         starting = [step for step in early if step.after == name]
-        if chains or starting:
-            con.commit()
+        if telling or starting:
             tables = hashed_tables(con)
-            for chain in chains:
+            for chain in telling:
                 chain.ended(name, tables)
             for step in starting:
                 step.start(con)
-        return result
 
-    return run
+    return ended
 
 
 class _Early:
@@ -586,6 +596,11 @@ class _Chain:
             with contextlib.suppress(OSError):  # the process ended already
                 self.tell.send((stage, tables or []))
 
+    def reached(self, milestone: str) -> None:
+        """Tell the process that a stage of the parent reached ``milestone`` (see
+        :func:`ingest.processes.reached`)."""
+        self.ended(milestone)
+
     def wait(self, name: str, timing: str) -> dict:
         """The statistics of the stage ``name`` (its dictionary answers merged into the
         lemma table, and those of the stages before it); the time spent waiting goes to
@@ -669,26 +684,71 @@ class _Beside:
         self.chain.close()
 
 
-def _await_stage(told: Connection, name: str) -> list[str]:
-    """In the forked process: wait until the parent tells that the stage ``name`` ended,
-    that it waits for this process, or is gone; the tables the parent had made by then
-    (none unless the stage ended)."""
-    try:
+class _Told:
+    """In the forked process: what the parent told it (see :meth:`_Chain.ended`)."""
+
+    def __init__(self, pipe: Connection) -> None:
+        self.pipe = pipe
+        self.heard: dict[str, list[str]] = {}
+        self.released = False
+        """The parent waits for this process (or is gone): wait for nothing more."""
+
+    def wait(self, *names: str) -> list[str]:
+        """Wait until the parent tells that one of ``names`` (a stage or a milestone) was
+        reached, that it waits for this process, or is gone; the tables the parent had
+        made by then (none unless a stage ended)."""
         while True:
-            stage, tables = told.recv()
-            if stage == name:
-                return tables
-            if stage == "":
+            for name in names:
+                if name in self.heard:
+                    return self.heard[name]
+            if self.released:
                 return []
-    except (EOFError, KeyboardInterrupt):  # the parent handles an interrupt
-        return []
+            try:
+                stage, tables = self.pipe.recv()
+            except (EOFError, KeyboardInterrupt):  # the parent handles an interrupt
+                self.released = True
+                continue
+            if stage == "":
+                self.released = True
+            else:
+                self.heard[stage] = tables
+
+
+COMPUTED = "computed"
+"""The milestone (``"align computed"``) from which the first step of a stage of
+:data:`AFTER` made of :class:`store.TwoSteps` may run: the stage it waits for is decided
+and only being written."""
+
+
+def _after(name: str, stage: Stage, told: _Told, settled: list[str], times: dict) -> Stage:
+    """The stage ``name`` of :data:`AFTER` as the forked process runs it: a
+    :class:`store.TwoSteps` prepares from the stage's :data:`COMPUTED` milestone and
+    writes once that stage has ended (the time between goes to ``times`` as
+    ``<name> waited for <stage>``); any other stage waits for the end first. The tables
+    the parent had made when it ended go to ``settled``."""
+    after = AFTER[name]
+    if not isinstance(stage, TwoSteps):
+        settled += told.wait(after)
+        return stage
+
+    def run(con):
+        t = time.perf_counter()
+        told.wait(f"{after} {COMPUTED}", after)
+        waited = time.perf_counter() - t
+        prepared = stage.prepare(con)
+        t = time.perf_counter()
+        settled.extend(told.wait(after))
+        times[f"{name} waited for {after}"] = waited + time.perf_counter() - t
+        return stage.finish(con, prepared)
+
+    return run
 
 
 def _run_beside(
-    names: list[str], path: str, pipe: Connection, told: Connection, parent: int
+    names: list[str], path: str, pipe: Connection, told_pipe: Connection, parent: int
 ) -> None:
     """In the forked process: the stages ``names``, in order, each on its own connection
-    to the temporary store (a stage of :data:`AFTER` once ``told`` names its stage);
+    to the temporary store (a stage of :data:`AFTER` as :func:`_after` runs it);
     sends each one's statistics, time and the dictionary answers it asked (or the error
     that stopped them). Before the last one's, it sends the :func:`store.table_digest` of
     its own tables and of those the parent had made when a stage of :data:`AFTER` was
@@ -700,16 +760,16 @@ def _run_beside(
     die_with_parent(parent)
     lemma_table.take_new()
     stages = dict(corpus_stages())
+    told = _Told(told_pipe)
     settled: list[str] = []
     try:
         for i, name in enumerate(names):
-            if name in AFTER:
-                settled += _await_stage(told, AFTER[name])
             times: dict[str, float] = {}
+            stage = _after(name, stages[name], told, settled, times) if name in AFTER else stages[name]
             con = _connect_existing(path)
             try:
                 con.row_factory = sqlite3.Row
-                result = _named(name, stages[name], times)(con) or {}
+                result = _named(name, stage, times)(con) or {}
                 con.commit()
                 if i == len(names) - 1:
                     own = tuple(t for n in names for t in BESIDE[n])
@@ -722,7 +782,8 @@ def _run_beside(
                     pipe.send(("digests", {t: table_digest(con, t) for t in done}))
             finally:
                 con.close()
-            pipe.send(("done", name, result, times[name], lemma_table.take_new()))
+            seconds = times[name] - sum(v for k, v in times.items() if " waited for " in k)
+            pipe.send(("done", name, result, seconds, lemma_table.take_new()))
     except Exception as exc:  # the parent raises it as the ingest's error
         pipe.send(("error", str(exc) if isinstance(exc, CorpusError) else repr(exc)))
     finally:

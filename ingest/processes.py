@@ -39,6 +39,27 @@ def default_workers() -> int:
 MAX_WORKERS = 4
 
 
+_LISTENERS: list[Callable[[str], None]] = []
+
+
+def reached(milestone: str) -> None:
+    """Tell whoever listens (:func:`listening`) that a stage reached ``milestone`` (as
+    ``"align computed"``: the alignment is decided and is only being written): work
+    that waits for it may start in a process beside."""
+    for listener in list(_LISTENERS):
+        listener(milestone)
+
+
+@contextlib.contextmanager
+def listening(listener: Callable[[str], None]):
+    """Call ``listener`` with every milestone :func:`reached` while the block runs."""
+    _LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _LISTENERS.remove(listener)
+
+
 def forking_allowed(workers: int | None = None) -> bool:
     """Whether work may go to a forked process: more than ``workers`` (by default
     :func:`default_workers`) is one, on Linux, with no other thread running, where the

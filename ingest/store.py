@@ -96,6 +96,7 @@ def write_store(
     extra_meta: dict[str, str] | None = None,
     concurrent: bool = False,
     digested: Callable[[], dict[str, str]] | None = None,
+    ended: Callable[[sqlite3.Connection, str], None] | None = None,
 ) -> dict[str, dict]:
     """Write a complete store to ``path`` atomically (temp file, then rename).
 
@@ -117,6 +118,8 @@ def write_store(
         digested: called once every stage has ended; gives the :func:`table_digest` of
             some tables, made by another process once they were final (every table it
             does not name is digested here).
+        ended: called with the connection and the stage's name once a stage (not one
+            running beside) has ended and its statistics are committed.
 
     Returns:
         Each stage's statistics by stage name.
@@ -213,6 +216,8 @@ def write_store(
                     continue
                 results[name] = got or {}
                 _stage_meta(con, name, results[name])
+                if ended:
+                    ended(con, name)
             for name, finish in running.items():
                 con.commit()  # a stage still running beside may have to write
                 results[name] = finish() or {}

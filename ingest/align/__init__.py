@@ -46,7 +46,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..processes import Pool, default_workers
+from ..processes import Pool, default_workers, reached
 from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
@@ -167,6 +167,7 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
                 done = steps.map(_decide_pair, pairs, place=place)
         finally:
             _SHARED = None
+    reached("align computed")  # what is left is cheap, and writing it
     out = Alignment(corpus, lexicons, bags)
     ratios = {p: r for p, (_, _, _, r, _) in zip(pairs, done, strict=True)}
     for pair, (rows, sentences, matcher, _ratio, _opens) in zip(pairs, done, strict=True):

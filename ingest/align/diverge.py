@@ -564,7 +564,6 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     length-ratio calibration per language pair.
     """
     t0 = time.perf_counter()
-    con.executescript(SCHEMA)
     c = _load(con)
     pairs, source = _pairs(con, c)
     rows, cal = _checked(c, pairs)
@@ -588,6 +587,9 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
         da, db = (g["doc"], g["other"]) if first else (g["other"], g["doc"])
         rows.append((ga, gb, da, db, g["label"], _gap_finding(c, g)))
     ids = finding_ids([(a, b, da, db, f) for a, b, da, db, _label, f in rows])
+    # the tables are made only now: until here the stage reads, and takes no write lock
+    # from a stage writing beside it
+    con.executescript(SCHEMA)
     con.executemany(
         "INSERT INTO divergences VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         [

@@ -20,6 +20,7 @@ import sqlite3
 import time
 from collections import Counter
 
+from ..store import TwoSteps
 from .analyze import Analyzer, Form
 from .compound import split_compound
 
@@ -75,14 +76,10 @@ def _compounds(an: Analyzer) -> dict[str, tuple[str, str]]:
     return out
 
 
-def search_stage(con: sqlite3.Connection) -> dict:
-    """Build the full-text index, the surface -> lemma table and the compound parts.
-
-    Returns:
-        Statistics: nodes indexed, word forms and compounds per language, seconds.
-    """
+def search_prepare(con: sqlite3.Connection) -> dict:
+    """The first step of :data:`search_stage` (reads the nodes only): every node
+    analysed, the compounds split, the rows of the three tables made."""
     t0 = time.perf_counter()
-    con.executescript(SCHEMA)
     langs = dict(con.execute("SELECT id, language FROM documents").fetchall())
     analyzers: dict[str, Analyzer] = {}
     rows = []
@@ -107,9 +104,8 @@ def search_stage(con: sqlite3.Connection) -> dict:
         split = compounds[lang]
         return " ".join(p for f in forms if f.lemma in split for p in split[f.lemma])
 
-    con.executemany(
-        "INSERT INTO search_fts VALUES (?,?,?,?,?,?,?,?,?)",
-        [
+    return {
+        "fts": [
             (
                 node_id,
                 doc,
@@ -123,34 +119,50 @@ def search_stage(con: sqlite3.Connection) -> dict:
             )
             for node_id, doc, lang, group, tf, bf in rows
         ],
-    )
-    con.executemany(
-        "INSERT INTO lemma_forms VALUES (?,?,?,?,?)",
-        [
+        "forms": [
             (lang, f.surface, f.lemma, f.stem, an.freq[f.surface])
             for lang, an in analyzers.items()
             for f in an.forms.values()
         ],
-    )
-    con.executemany(
-        "INSERT OR IGNORE INTO compound_parts VALUES (?,?,?)",
-        [
+        "parts": [
             (lang, word, part)
             for lang, split in compounds.items()
             for word, pair in split.items()
             for part in pair
             if part != word
         ],
-    )
+        "kinds": dict(sorted(Counter(r[3] for r in rows).items())),
+        "forms_per_language": {lang: len(an.forms) for lang, an in sorted(analyzers.items())},
+        "compounds": {lang: len(c) for lang, c in sorted(compounds.items())},
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def search_finish(con: sqlite3.Connection, prepared: dict) -> dict:
+    """The second step of :data:`search_stage`: write the full-text index, the surface ->
+    lemma table and the compound parts.
+
+    Returns:
+        Statistics: nodes indexed, word forms and compounds per language, seconds.
+    """
+    t0 = time.perf_counter()
+    con.executescript(SCHEMA)
+    con.executemany("INSERT INTO search_fts VALUES (?,?,?,?,?,?,?,?,?)", prepared["fts"])
+    con.executemany("INSERT INTO lemma_forms VALUES (?,?,?,?,?)", prepared["forms"])
+    con.executemany("INSERT OR IGNORE INTO compound_parts VALUES (?,?,?)", prepared["parts"])
     con.execute("INSERT INTO search_fts(search_fts) VALUES ('optimize')")
     con.execute("ANALYZE lemma_forms")
     con.execute("ANALYZE compound_parts")
     con.commit()
-    kinds = Counter(r[3] for r in rows)
     return {
-        "nodes": len(rows),
-        "kinds": dict(sorted(kinds.items())),
-        "forms": {lang: len(an.forms) for lang, an in sorted(analyzers.items())},
-        "compounds": {lang: len(c) for lang, c in sorted(compounds.items())},
-        "seconds": round(time.perf_counter() - t0, 2),
+        "nodes": len(prepared["fts"]),
+        "kinds": prepared["kinds"],
+        "forms": prepared["forms_per_language"],
+        "compounds": prepared["compounds"],
+        "seconds": round(prepared["seconds"] + time.perf_counter() - t0, 2),
     }
+
+
+search_stage = TwoSteps(search_prepare, search_finish)
+"""Build the full-text index, the surface -> lemma table and the compound parts: the
+first step only reads the nodes (see :class:`ingest.store.TwoSteps`)."""
