@@ -417,7 +417,7 @@ def _telling(sides: dict[str, _Beside], early: list[_Early]):
     """What :func:`write_store` calls once a stage of the parent has ended and its
     statistics are committed: tell the processes beside (with the tables made so far),
     and start the first steps of ``early`` that wait for that stage."""
-    chains = [c for c in {id(s.chain): s.chain for s in sides.values()}.values()]
+    chains = list({id(s.chain): s.chain for s in sides.values()}.values())
 
     def ended(con, name: str) -> None:
         telling = [c for c in chains if c.tell]
@@ -765,7 +765,9 @@ def _run_beside(
     try:
         for i, name in enumerate(names):
             times: dict[str, float] = {}
-            stage = _after(name, stages[name], told, settled, times) if name in AFTER else stages[name]
+            stage = stages[name]
+            if name in AFTER:
+                stage = _after(name, stage, told, settled, times)
             con = _connect_existing(path)
             try:
                 con.row_factory = sqlite3.Row
