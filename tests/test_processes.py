@@ -114,6 +114,38 @@ def test_the_alignment_in_worker_processes_is_the_alignment_in_one(ingested):
     assert got["matchers"][0] > 0 and got["matchers"][1] == 0  # kept only in one process
 
 
+DIVERGE_SCRIPT = """
+import json, sqlite3, sys
+from lawgraph.ingest.align import diverge
+
+con = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+con.row_factory = sqlite3.Row
+
+def checked(parallel):
+    diverge._parallel = lambda n: parallel
+    c = diverge._load(con)
+    pairs, _ = diverge._pairs(con, c)
+    rows, cal = diverge._checked(c, pairs)
+    theirs = diverge._shared_out(c, pairs)
+    laws = lambda idx: {c.nodes[pairs[i][0]]["law"] or c.nodes[pairs[i][0]]["label"] for i in idx}
+    mine = [i for i in range(len(pairs)) if i not in set(theirs)]
+    return rows, cal, len(pairs), len(theirs), laws(mine) & laws(theirs)
+
+one, two = checked(False), checked(True)
+print(json.dumps({"same_rows": repr(one[0]) == repr(two[0]), "same_calibration": one[1] == two[1],
+                  "rows": len(one[0]), "pairs": one[2], "theirs": one[3],
+                  "laws_in_both": sorted(one[4])}))
+"""
+
+
+def test_the_divergence_checks_in_two_processes_are_those_of_one(ingested):
+    got = _run(DIVERGE_SCRIPT, str(ingested[0]))
+    assert got["pairs"] > 1500 and got["rows"] > 100
+    assert got["same_rows"] and got["same_calibration"]  # the same rows in the same order
+    assert 0.3 * got["pairs"] < got["theirs"] < 0.7 * got["pairs"]  # about half each
+    assert got["laws_in_both"] == []  # a law's pairs stay together
+
+
 ORPHAN_SCRIPT = """
 import sys, time
 from lawgraph.ingest.processes import Pool

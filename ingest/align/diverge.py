@@ -649,19 +649,20 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
 
 PARALLEL_MIN = 4000
 """With fewer aligned pairs than this the checks run in one process: on the five books
-(about 2,000 pairs) the two halves redo too much of each other's per-provision work
-for a second process to pay."""
+(about 2,000 pairs) the work beside them (the search index written, the comparisons'
+first step, the digests) already takes the second core, and a second process measured
+no faster."""
 
 
 def _sides(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[tuple[Side, Side]]:
     return [(_side(c, a, b, _scope(c, a, b)), _side(c, b, a, _scope(c, a, b))) for a, b, _ in pairs]
 
 
-def _findings(sides: list[tuple[Side, Side]], cal: dict) -> list[tuple]:
+def _findings(sides: list[tuple[Side, Side]], cal: dict) -> list[list[tuple]]:
+    """The findings of each pair of ``sides``, one list per pair."""
     return [
-        (sa.id, sb.id, sa.doc, sb.doc, sa.label, f)
+        [(sa.id, sb.id, sa.doc, sb.doc, sa.label, f) for f in run_checks(sa, sb, cal)]
         for sa, sb in sides
-        for f in run_checks(sa, sb, cal)
     ]
 
 
@@ -669,23 +670,44 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
     """The findings of every pair, in order, and the length calibration of all of them.
 
     With worker processes allowed (:func:`ingest.processes.default_workers`), a forked process
-    makes the sides of the second half of the pairs and checks them, while this one does
-    the first half: the calibration, made here from every side, is handed to it between
-    the two steps, so the findings are those of one process.
+    makes the sides of about half of the pairs and checks them, while this one does the
+    rest: the calibration, made here from every side, is handed to it between the two
+    steps, so the findings are those of one process. The pairs are shared out by law
+    (:func:`_shared_out`): a provision is a side of a pair with every other book, and
+    what is worked out for it once serves them all.
     """
-    half = len(pairs) // 2
-    child = _Half.start(c, pairs[half:]) if _parallel(len(pairs)) else None
+    theirs = _shared_out(c, pairs) if _parallel(len(pairs)) else []
+    if not theirs:
+        sides = _sides(c, pairs)
+        cal = calibrate(sides)
+        return [row for found in _findings(sides, cal) for row in found], cal
+    taken = set(theirs)
+    mine = [i for i in range(len(pairs)) if i not in taken]
+    child = _Half.start(c, [pairs[i] for i in theirs])
     try:
-        sides = _sides(c, pairs[:half] if child else pairs)
-        theirs = child.sides() if child else []
-        cal = calibrate(sides + theirs)
-        rows = _findings(sides, cal)
-        if child:
-            rows += child.findings(cal)
+        sides = dict(zip(mine, _sides(c, [pairs[i] for i in mine]), strict=True))
+        sides.update(zip(theirs, child.sides(), strict=True))
+        cal = calibrate([sides[i] for i in range(len(pairs))])
+        found = dict(zip(mine, _findings([sides[i] for i in mine], cal), strict=True))
+        found.update(zip(theirs, child.findings(cal), strict=True))
     finally:
-        if child:
-            child.close()
-    return rows, cal
+        child.close()
+    return [row for i in range(len(pairs)) for row in found[i]], cal
+
+
+def _shared_out(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[int]:
+    """The indexes of the pairs for the second process: whole laws (the law number of the
+    pair's first provision, in every book), the largest first, each to the process with
+    fewer pairs so far."""
+    by_law: dict[str, list[int]] = {}
+    for i, (a, _b, _s) in enumerate(pairs):
+        n = c.nodes[a]
+        by_law.setdefault(n["law"] or n["label"], []).append(i)
+    laws = sorted(by_law, key=lambda k: (-len(by_law[k]), k))
+    halves: tuple[list[int], list[int]] = ([], [])
+    for law in laws:
+        min(halves, key=len).extend(by_law[law])
+    return sorted(halves[1])
 
 
 def _parallel(n_pairs: int) -> bool:
