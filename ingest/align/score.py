@@ -136,20 +136,25 @@ class PairSpace:
     """Likely translations of each word, a's words to b's and the reverse."""
     _reaches: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
     _inverse: dict = field(default_factory=dict)
-    _top: np.ndarray | None = None
-    _top_rev: np.ndarray | None = None
+    _ranks: dict = field(default_factory=dict)
+    _best_of: dict = field(default_factory=dict)
 
-    def _ranked(self, reverse: bool) -> np.ndarray:
-        """Column (row) indices of the :data:`TOP` best matches of every row (column)."""
-        both = self.ab + self.ba
-        m = both.T if reverse else both
-        k = min(TOP, m.shape[1])
-        if k == 0:
-            return np.zeros((m.shape[0], 0), dtype=np.int64)
-        part = np.argpartition(-m, k - 1, axis=1)[:, :k]
-        vals = np.take_along_axis(m, part, axis=1)
-        order = np.lexsort((part, -vals), axis=1)
-        return np.take_along_axis(part, order, axis=1)
+    def _ranked(self, reverse: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Column (row) indices of the :data:`TOP` best matches of every row (column), and
+        whether each has any similarity (made once per direction)."""
+        if reverse not in self._ranks:
+            both = self.ab + self.ba
+            m = both.T if reverse else both
+            k = min(TOP, m.shape[1])
+            if k == 0:
+                ranked = np.zeros((m.shape[0], 0), dtype=np.int64)
+            else:
+                part = np.argpartition(-m, k - 1, axis=1)[:, :k]
+                vals = np.take_along_axis(m, part, axis=1)
+                order = np.lexsort((part, -vals), axis=1)
+                ranked = np.take_along_axis(part, order, axis=1)
+            self._ranks[reverse] = (ranked, np.take_along_axis(m, ranked, axis=1) > 0)
+        return self._ranks[reverse]
 
     def lexical(self, a: str, b: str) -> tuple[float, float]:
         """(a->b, b->a) similarity of two provisions; (0, 0) if either has no text."""
@@ -171,20 +176,14 @@ class PairSpace:
         i = mine.index.get(node)
         if i is None:
             return []
-        if reverse:
-            if self._top_rev is None:
-                self._top_rev = self._ranked(True)
-            ranked = self._top_rev
-        else:
-            if self._top is None:
-                self._top = self._ranked(False)
-            ranked = self._top
-        out = []
-        for j in ranked[i][:k]:
-            x, y = (j, i) if reverse else (i, j)
-            if self.ab[x, y] + self.ba[x, y] > 0:
-                out.append(other.ids[j])
-        return out
+        key = (reverse, i)
+        row = self._best_of.get(key)
+        if row is None:  # the ranked provisions of the row, and whether each is similar
+            ranked, similar = self._ranked(reverse)
+            row = self._best_of[key] = list(
+                zip([other.ids[j] for j in ranked[i].tolist()], similar[i].tolist(), strict=True)
+            )
+        return [nid for nid, positive in row[:k] if positive]
 
     def cover(self, a: str, b: str) -> float:
         """One-to-one coverage, the lower of both directions: the share of one side's
