@@ -814,6 +814,21 @@ _FORKED: list[tuple[Document, str]] = []
 """The books being parsed (set before the workers are forked, which inherit them)."""
 
 
+def _parse_worker_start(parent: int) -> None:
+    """In a parse worker, first: die with the parent, and yield to it (:data:`PARSE_NICE`)."""
+    die_with_parent(parent)
+    with contextlib.suppress(OSError):
+        os.nice(PARSE_NICE)
+
+
+PARSE_NICE = 4
+"""How much lower the parse workers' scheduling priority is than the ingest's: while they
+parse, the ingest imports the stages and builds the spaCy pipelines, and the phase ends
+only when both are done; the books take less processor time than that, so the ingest
+goes first (measured: the phase 0.1 s shorter on two cores). The workers end with the
+phase."""
+
+
 def _parse_in_worker(i: int) -> tuple[tuple, dict, dict]:
     """:func:`_parse_one` of the ``i``-th book in a worker process, with the dictionary
     answers it asked for and the dictionaries it opened (:mod:`ingest.lemma_dict`)."""
@@ -902,7 +917,7 @@ def _parse_all(
             with ProcessPoolExecutor(
                 jobs,
                 mp_context=mp.get_context("fork"),
-                initializer=die_with_parent,
+                initializer=_parse_worker_start,
                 initargs=(os.getpid(),),
             ) as pool:
                 futures = [pool.submit(_parse_in_worker, i) for i in range(len(sources))]

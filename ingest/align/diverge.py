@@ -678,14 +678,16 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
     """
     theirs = _shared_out(c, pairs) if _parallel(len(pairs)) else []
     if not theirs:
-        sides = _sides(c, pairs)
-        cal = calibrate(sides)
-        return [row for found in _findings(sides, cal) for row in found], cal
+        every = _sides(c, pairs)
+        cal = calibrate(every)
+        return [row for found in _findings(every, cal) for row in found], cal
     taken = set(theirs)
     mine = [i for i in range(len(pairs)) if i not in taken]
     child = _Half.start(c, [pairs[i] for i in theirs])
     try:
-        sides = dict(zip(mine, _sides(c, [pairs[i] for i in mine]), strict=True))
+        sides: dict[int, tuple[Any, Any]] = dict(
+            zip(mine, _sides(c, [pairs[i] for i in mine]), strict=True)
+        )
         sides.update(zip(theirs, child.sides(), strict=True))
         cal = calibrate([sides[i] for i in range(len(pairs))])
         found = dict(zip(mine, _findings([sides[i] for i in mine], cal), strict=True))
@@ -754,7 +756,7 @@ class _Half:
         """What :func:`.checks.calibrate` reads of its sides (language and text)."""
         return self._recv()[0]
 
-    def findings(self, cal: dict) -> list[tuple]:
+    def findings(self, cal: dict) -> list[list[tuple]]:
         from lawgraph.ingest import lemma_table
 
         self.pipe.send(cal)
