@@ -320,10 +320,10 @@ def on_numbered_heading(p: EtParser, i: int, m: re.Match[str]) -> int:
 @rule(FAMILY, "heading")
 def on_heading(p: EtParser, i: int, m: re.Match[str] | None) -> int:
     """A one-line heading ending in a full stop after a blank line."""
+    if not p.prev_blank(i) or p.prev_ends_open(i):
+        return -1  # checked first: the repair of every line of the book costs
     title = heading_title(p.lex.repair(p.texts[i]))
-    if title is None or not p.prev_blank(i) or p.prev_ends_open(i):
-        return -1
-    return p.heading(i, title, 1)
+    return -1 if title is None else p.heading(i, title, 1)
 
 
 @rule(FAMILY, "wrapped heading")

@@ -283,12 +283,12 @@ class Lexicon:
         return base in self.corpus or self.lang(base)
 
     def _join_run(self, parts: list[str]) -> bool:
-        letters = [m for p in parts if (m := _word_token(p))]
-        if len(letters) < len(parts):
-            return False
-        if any(m.group(2) for m in letters[:-1]):
-            return False
-        words = [m.group(1) for m in letters]
+        words = []
+        for i, p in enumerate(parts):
+            m = _word_token(p)
+            if m is None or (m.group(2) and i < len(parts) - 1):
+                return False  # a piece that is no word, or punctuation inside the run
+            words.append(m.group(1))
         if any(w[0].isupper() for w in words[1:]) and not all(w.isupper() for w in words):
             return False
         if "".join(words) and set("".join(words)) <= CARD_LETTERS:
