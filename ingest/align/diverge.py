@@ -647,11 +647,9 @@ def divergence_stage(con: sqlite3.Connection) -> dict:
     }
 
 
-PARALLEL_MIN = 4000
-"""With fewer aligned pairs than this the checks run in one process: on the five books
-(about 2,000 pairs) the work beside them (the search index written, the comparisons'
-first step, the digests) already takes the second core, and a second process measured
-no faster."""
+PARALLEL_MIN = 1000
+"""With fewer aligned pairs than this the checks run in one process (a second one does
+not pay for itself; the five books have about 2,100)."""
 
 
 def _sides(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[tuple[Side, Side]]:
@@ -690,8 +688,9 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
         )
         sides.update(zip(theirs, child.sides(), strict=True))
         cal = calibrate([sides[i] for i in range(len(pairs))])
+        child.calibrated(cal)  # it checks its pairs while this process checks its own
         found = dict(zip(mine, _findings([sides[i] for i in mine], cal), strict=True))
-        found.update(zip(theirs, child.findings(cal), strict=True))
+        found.update(zip(theirs, child.findings(), strict=True))
     finally:
         child.close()
     return [row for i in range(len(pairs)) for row in found[i]], cal
@@ -756,10 +755,14 @@ class _Half:
         """What :func:`.checks.calibrate` reads of its sides (language and text)."""
         return self._recv()[0]
 
-    def findings(self, cal: dict) -> list[list[tuple]]:
+    def calibrated(self, cal: dict) -> None:
+        """Hand the calibration over: the process checks its pairs with it."""
+        self.pipe.send(cal)
+
+    def findings(self) -> list[list[tuple]]:
+        """The findings of its pairs (after :meth:`calibrated`), one list per pair."""
         from lawgraph.ingest import lemma_table
 
-        self.pipe.send(cal)
         rows, answers = self._recv()
         lemma_table.merge(answers)  # the dictionary answers it asked, for the lemma table
         return rows
