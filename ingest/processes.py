@@ -137,11 +137,13 @@ class Pool:
         items: list,
         cost: Callable[[Any], float] | None = None,
         place: Callable[[int], int] | None = None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> list:
         """``fn`` over ``items``, their results in the order of ``items``. With ``place``
         (index of an item -> index of a worker) each item goes to that worker; else each
         goes to the first free worker, the costliest first (``cost``), so that no long one
-        starts last while the others idle."""
+        starts last while the others idle. ``meanwhile`` is called here once the workers
+        have their first items."""
         if self.broken:
             raise WorkerError(f"the pool is not usable after an error: {self.broken}")
         order = sorted(range(len(items)), key=lambda i: -(cost(items[i]) if cost else 0))
@@ -164,6 +166,8 @@ class Pool:
 
         for w in range(len(self.conns)):
             feed(w)
+        if meanwhile:
+            meanwhile()
         while busy:
             ready = mp_connection.wait([self.conns[w] for w in busy])
             for w in [w for w in list(busy) if self.conns[w] in ready]:

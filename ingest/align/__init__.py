@@ -44,6 +44,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..processes import Pool, default_workers, reached
@@ -129,13 +130,19 @@ class Alignment:
     sentences: list[tuple] = field(default_factory=list)
 
 
-def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
+def align_corpus(
+    con: sqlite3.Connection,
+    workers: int = 1,
+    learned: Callable[[dict, Bags], None] | None = None,
+) -> Alignment:
     """Learn the lexicon and decide the equivalents of every pair of law documents
     (reads the nodes and citations of the store; writes nothing).
 
     Args:
         workers: processes that decide the pairs of books (forked, so they share what
             was computed before; with 1 the matchers are kept on the result for study).
+        learned: called with the lexicons and the bags while the pairs are decided (in
+            worker processes: this process waits for them meanwhile).
     """
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
@@ -164,7 +171,12 @@ def align_corpus(con: sqlite3.Connection, workers: int = 1) -> Alignment:
                 # bridges run through the groups' first books (a copy reaches no third book)
                 reach = bridges({p: m for p, m in first.items() if p[1] in firsts}, firsts)
                 steps.hand(_set_reach, reach)
-                done = steps.map(_decide_pair, pairs, place=place)
+                done = steps.map(
+                    _decide_pair,
+                    pairs,
+                    place=place,
+                    meanwhile=(lambda: learned(lexicons, bags)) if learned else None,
+                )
         finally:
             _SHARED = None
     reached("align computed")  # what is left is cheap, and writing it
@@ -273,16 +285,26 @@ class _Steps:
         if self.pool is not None:
             self.pool.close(at_once=kind is not None)
 
-    def map(self, fn, items: list, cost: dict | None = None, place: dict | None = None) -> list:
+    def map(
+        self,
+        fn,
+        items: list,
+        cost: dict | None = None,
+        place: dict | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> list:
         """``fn`` over ``items`` (results in their order): the costliest first, or each on
-        the worker ``place`` names."""
+        the worker ``place`` names; ``meanwhile`` runs here while the workers work."""
         if self.pool is None:
+            if meanwhile:
+                meanwhile()
             return [fn(x) for x in items]
         return self.pool.map(
             fn,
             items,
             cost=(lambda x: (cost or {}).get(x, 0)),
             place=(lambda i: place[items[i]]) if place else None,
+            meanwhile=meanwhile,
         )
 
     def hand(self, fn, value) -> None:
@@ -473,8 +495,14 @@ def align_stage(con: sqlite3.Connection) -> dict:
     """
     started = time.perf_counter()
     con.executescript(SCHEMA)
-    result = align_corpus(con, workers=default_workers())
-    lex_rows = write_lexicons(con, result.lexicons, result.bags)
+    lex_rows = 0
+
+    def learned(lexicons: dict, bags: Bags) -> None:  # while the workers decide
+        nonlocal lex_rows
+        lex_rows = write_lexicons(con, lexicons, bags)
+        con.commit()  # a stage writing beside may have to write too
+
+    result = align_corpus(con, workers=default_workers(), learned=learned)
     write_sentences(con, result.sentences)
     counts: Counter = Counter()
     for (doc_a, doc_b), rows in result.rows.items():
