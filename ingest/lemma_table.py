@@ -159,8 +159,8 @@ def save(path: Path, key: str) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".lawgraph-", suffix=".lemmas.tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(fd, "w", encoding="utf-8") as out:  # dumps: the C encoder, at once
+            out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
