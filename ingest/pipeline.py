@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 from . import languages, lemma_dict, lemma_table
 from .cite import citation_stats, cite_document
@@ -587,7 +588,10 @@ class _Chain:
     def start(self, con) -> None:
         """Start the stages on the store ``con`` writes (committed first)."""
         con.commit()
-        self.process, self.pipe, self.tell = _fork(_run_beside, self.names, _path(con), tell=True)
+        made = hashed_tables(con)  # by the stages that have ended: final
+        self.process, self.pipe, self.tell = _fork(
+            _run_beside, self.names, _path(con), made, tell=True
+        )
 
     def ended(self, stage: str, tables: list[str] | None = None) -> None:
         """Tell the process that the parent's stage ``stage`` ended, with the tables made
@@ -720,12 +724,19 @@ COMPUTED = "computed"
 and only being written."""
 
 
-def _after(name: str, stage: Stage, told: _Told, settled: list[str], times: dict) -> Stage:
+def _after(
+    name: str,
+    stage: Stage,
+    told: _Told,
+    settled: list[str],
+    times: dict,
+    meanwhile: Callable[[Any], None] = lambda con: None,
+) -> Stage:
     """The stage ``name`` of :data:`AFTER` as the forked process runs it: a
-    :class:`store.TwoSteps` prepares from the stage's :data:`COMPUTED` milestone and
-    writes once that stage has ended (the time between goes to ``times`` as
-    ``<name> waited for <stage>``); any other stage waits for the end first. The tables
-    the parent had made when it ended go to ``settled``."""
+    :class:`store.TwoSteps` prepares from the stage's :data:`COMPUTED` milestone, calls
+    ``meanwhile`` with its connection, and writes once that stage has ended (the time
+    between goes to ``times`` as ``<name> waited for <stage>``); any other stage waits for
+    the end first. The tables the parent had made when it ended go to ``settled``."""
     after = AFTER[name]
     if not isinstance(stage, TwoSteps):
         settled += told.wait(after)
@@ -736,6 +747,7 @@ def _after(name: str, stage: Stage, told: _Told, settled: list[str], times: dict
         told.wait(f"{after} {COMPUTED}", after)
         waited = time.perf_counter() - t
         prepared = stage.prepare(con)
+        meanwhile(con)
         t = time.perf_counter()
         settled.extend(told.wait(after))
         times[f"{name} waited for {after}"] = waited + time.perf_counter() - t
@@ -744,30 +756,65 @@ def _after(name: str, stage: Stage, told: _Told, settled: list[str], times: dict
     return run
 
 
+class _Digests:
+    """In the forked process: the :func:`store.table_digest` of tables that are final,
+    each made once."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, str] = {}
+
+    def add(self, con, tables: list[str]) -> None:
+        from .store import table_digest
+
+        factory, con.row_factory = con.row_factory, None
+        try:
+            for t in tables:
+                if t not in self.made and not t.startswith("sqlite_"):
+                    # SQLite's own (ANALYZE's statistics) may change in any stage
+                    self.made[t] = table_digest(con, t)
+        finally:
+            con.row_factory = factory
+
+
 def _run_beside(
-    names: list[str], path: str, pipe: Connection, told_pipe: Connection, parent: int
+    names: list[str],
+    path: str,
+    first: list[str],
+    pipe: Connection,
+    told_pipe: Connection,
+    parent: int,
 ) -> None:
     """In the forked process: the stages ``names``, in order, each on its own connection
     to the temporary store (a stage of :data:`AFTER` as :func:`_after` runs it);
     sends each one's statistics, time and the dictionary answers it asked (or the error
     that stopped them). Before the last one's, it sends the :func:`store.table_digest` of
     its own tables and of those the parent had made when a stage of :data:`AFTER` was
-    let go: on the core the parent leaves free, while the parent works on."""
+    let go: on the core the parent leaves free, while the parent works on. The tables
+    ``first`` (made before it started) and those of its stages that have ended are
+    digested while a stage of :data:`AFTER` waits for the parent (a stage writes only
+    its own tables: they are final)."""
     import sqlite3
 
-    from .store import hashed_tables, table_digest
+    from .store import hashed_tables
 
     die_with_parent(parent)
     lemma_table.take_new()
     stages = dict(corpus_stages())
     told = _Told(told_pipe)
     settled: list[str] = []
+    digests = _Digests()
     try:
         for i, name in enumerate(names):
             times: dict[str, float] = {}
             stage = stages[name]
             if name in AFTER:
-                stage = _after(name, stage, told, settled, times)
+                final = tuple(t for n in names[:i] for t in BESIDE[n])
+
+                def meanwhile(c, final: tuple[str, ...] = final) -> None:
+                    tables = hashed_tables(c)
+                    digests.add(c, [t for t in tables if t in first or t.startswith(final)])
+
+                stage = _after(name, stage, told, settled, times, meanwhile)
             con = _connect_existing(path)
             try:
                 con.row_factory = sqlite3.Row
@@ -775,13 +822,9 @@ def _run_beside(
                 con.commit()
                 if i == len(names) - 1:
                     own = tuple(t for n in names for t in BESIDE[n])
-                    done = [
-                        t
-                        for t in hashed_tables(con)
-                        if (t in settled or t.startswith(own)) and not t.startswith("sqlite_")
-                    ]  # SQLite's own (ANALYZE's statistics) may change in any stage
-                    con.row_factory = None
-                    pipe.send(("digests", {t: table_digest(con, t) for t in done}))
+                    done = [t for t in hashed_tables(con) if t in settled or t.startswith(own)]
+                    digests.add(con, done)
+                    pipe.send(("digests", digests.made))
             finally:
                 con.close()
             seconds = times[name] - sum(v for k, v in times.items() if " waited for " in k)

@@ -232,21 +232,33 @@ def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, 
 AFTER_SCRIPT = """
 import json, os, sqlite3, sys, time
 from pathlib import Path
-from lawgraph.ingest import pipeline, store
+from lawgraph.ingest import pipeline, processes, store
 marks = Path(sys.argv[2])
 
-def stage(name, table, seconds=0.0, reads=None):
+def stage(name, table, seconds=0.0, reads=None, milestone=None):
     def run(con):
         (marks / f"{name} start").write_text(str(time.time()))
         if reads:  # a table of a stage beside: this one waits for it
             con.execute(f"SELECT count(*) FROM {reads}").fetchone()
         con.execute(f"CREATE TABLE {table} (x TEXT)")
+        con.commit()  # the table is there, empty, while the stage runs on
+        time.sleep(seconds / 2)
+        if milestone:
+            (marks / "milestone").write_text(str(time.time()))
+            processes.reached(milestone)
         con.executemany(f"INSERT INTO {table} VALUES (?)", [(name,), (str(seconds),)])
         con.commit()
-        time.sleep(seconds)
+        time.sleep(seconds / 2)
         (marks / f"{name} end").write_text(str(time.time()))
         return {}
     return run
+
+def after_prepare(con):
+    (marks / "after prepare").write_text(str(time.time()))
+    return {}
+
+def after_finish(con, prepared):
+    return stage(after, pipeline.BESIDE[after][-1])(con)
 
 def prepare(con):
     (marks / "prepare start").write_text(str(time.time()))
@@ -261,8 +273,9 @@ after, before = next(iter(pipeline.AFTER.items()))
 assert trigger == before
 stages = [
     ("glossary", stage("glossary", pipeline.BESIDE["glossary"][0])),
-    (before, stage(before, "made_before", 1.5, reads=pipeline.BESIDE["glossary"][0])),
-    (after, stage(after, pipeline.BESIDE[after][-1])),
+    (before, stage(before, "made_before", 1.5, reads=pipeline.BESIDE["glossary"][0],
+                   milestone=f"{before} {pipeline.COMPUTED}")),
+    (after, store.TwoSteps(after_prepare, after_finish)),
     ("between", stage("between", "made_between", 2.0)),
     (last, store.TwoSteps(prepare, finish)),
 ]
@@ -298,11 +311,13 @@ print(json.dumps({"stages": sorted(report.stages), "before": before, "after": af
 
 
 def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
-    """The search index (:data:`pipeline.AFTER`) starts in its process only once the
-    alignment has ended in the parent; a stage not in it is not held back (and with no
-    alignment in the ingest, the search is not held back either: the test above). That
-    process then digests its own tables and those made before the alignment ended, and
-    the store's content hash made with them is the one made from scratch. The first step
+    """The search index (:data:`pipeline.AFTER`) is analysed in its process from the
+    alignment's "computed" milestone and written only once the alignment has ended in the
+    parent; a stage not in it is not held back (and with no alignment in the ingest, the
+    search is not held back either: the test above). That process then digests its own
+    tables and those made before the alignment ended (a table the alignment made and still
+    fills is not digested before it ended), and the store's content hash made with them is
+    the one made from scratch. The first step
     of the comparisons (:data:`pipeline.EARLY`) runs in a process of its own from the end
     of the alignment, beside the stage between; its failure names the stage. In a process
     of its own: forking needs a process where no other thread runs."""
@@ -321,6 +336,7 @@ def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
         return float((marks / what).read_text())
 
     assert mark(f"{after} start") >= mark(f"{before} end")
+    assert mark("milestone") <= mark("after prepare") < mark(f"{before} end")
     assert mark("glossary end") < mark(f"{before} end")  # not held back: it is not in AFTER
     glossary, search = pipeline.BESIDE["glossary"][0], pipeline.BESIDE[after][-1]
     assert {"nodes", "citations", glossary, "made_before", search} <= set(got["known"])
