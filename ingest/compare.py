@@ -22,7 +22,7 @@ import sqlite3
 import time
 
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
-from .align.diverge import node_divergences
+from .align.diverge import divergences_by_node, node_divergences
 from .model import decode_attrs
 from .store import TwoSteps, has_table
 
@@ -290,11 +290,12 @@ def _has_other_partner(a: str, b: str, members: dict, partners: dict[str, set[st
     return False
 
 
-def _attach(con, ids: list[str]) -> list[dict]:
-    """Divergences between these nodes (and those of one of them with no counterpart)."""
+def _attach(con, ids: list[str], known: dict[str, list[dict]] | None = None) -> list[dict]:
+    """Divergences between these nodes (and those of one of them with no counterpart);
+    ``known``: :func:`divergences_by_node`, read once for many comparisons."""
     members, out, seen = set(ids), [], set()
     for nid in ids:
-        for d in node_divergences(con, nid):
+        for d in node_divergences(con, nid) if known is None else known.get(nid, []):
             both = {d["a"], d["b"]} - {None}
             if both <= members:
                 key = (d["a"], d["b"], d["type"], d["message"])
@@ -363,8 +364,12 @@ def compare_finish(con: sqlite3.Connection, prepared: dict) -> dict:
     :func:`compare_prepare` lined up, written to ``compare_tables``."""
     t = time.perf_counter()
     con.execute(f"CREATE TABLE {TABLE} (label TEXT PRIMARY KEY, result TEXT NOT NULL)")
+    known = divergences_by_node(con)
     rows = [
-        (label, json.dumps({**with_divergences(con, result), "query": ""}, ensure_ascii=False))
+        (
+            label,
+            json.dumps({**with_divergences(con, result, known), "query": ""}, ensure_ascii=False),
+        )
         for label, result in prepared["lined"]
     ]
     con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", rows)
@@ -435,11 +440,14 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
     }
 
 
-def with_divergences(con: sqlite3.Connection, result: dict) -> dict:
+def with_divergences(
+    con: sqlite3.Connection, result: dict, known: dict[str, list[dict]] | None = None
+) -> dict:
     """Fill in the divergences of a :func:`lined_up` comparison (in place; returned): per
-    row those between its cells, and for the versions their findings and scores."""
+    row those between its cells, and for the versions their findings and scores
+    (``known``: every node's divergences, read once, as :func:`_attach` takes them)."""
     for row in result["rows"]:
-        row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c])
+        row["divergences"] = _attach(con, [c["id"] for c in row["cells"].values() if c], known)
     version_ids = [v["id"] for v in result["versions"].values() if v.get("id")]
     scores = []
     if has_table(con, "divergence_scores") and version_ids:
@@ -452,6 +460,6 @@ def with_divergences(con: sqlite3.Connection, result: dict) -> dict:
                 version_ids * 2,
             )
         ]
-    result["divergences"] = _attach(con, version_ids)
+    result["divergences"] = _attach(con, version_ids, known)
     result["scores"] = scores
     return result
