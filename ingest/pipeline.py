@@ -21,7 +21,7 @@ from .cite import citation_stats, cite_document
 from .corpus import DEFAULT_CORPUS, CorpusError, load_manifest, read_source
 from .model import Document, Node, ParseWarning
 from .parse import parse_document
-from .processes import default_workers, die_with_parent, forking_allowed, listening
+from .processes import computed, default_workers, die_with_parent, forking_allowed, listening
 from .store import (
     SCHEMA_VERSION,
     Stage,
@@ -63,10 +63,12 @@ BESIDE: dict[str, tuple[str, ...]] = {
 
 
 AFTER: dict[str, str] = {"search": "align"}
-"""Stages of :data:`BESIDE` that start only once the stage named has ended in the parent
-(or the parent waits for them): nothing in the ingest reads the search index, so it runs
-while the parent works alone on the last stages instead of taking processor time from
-the alignment's workers."""
+"""Stages of :data:`BESIDE` that write only once the stage named has ended in the parent
+(or the parent waits for them); one made of :class:`store.TwoSteps` takes its first step
+(reading only) from that stage's milestone (:func:`ingest.processes.computed`). Nothing
+in the ingest reads the search index: it is analysed while the parent writes the
+alignment and written while the parent checks the divergences, instead of taking
+processor time from the alignment's workers."""
 
 EARLY: dict[str, str] = {"compare": "align"}
 """Stages made of :class:`store.TwoSteps` whose first step, with worker processes
@@ -421,11 +423,10 @@ def _telling(sides: dict[str, _Beside], early: list[_Early]):
     chains = list({id(s.chain): s.chain for s in sides.values()}.values())
 
     def ended(con, name: str) -> None:
-        telling = [c for c in chains if c.tell]
         starting = [step for step in early if step.after == name]
-        if telling or starting:
+        if chains or starting:
             tables = hashed_tables(con)
-            for chain in telling:
+            for chain in chains:  # one not started yet hears it when it starts
                 chain.ended(name, tables)
             for step in starting:
                 step.start(con)
@@ -584,6 +585,8 @@ class _Chain:
         self.results: dict[str, dict] = {}
         self.digests: dict[str, str] = {}
         """Digests of tables the process made (see :func:`_run_beside`)."""
+        self.told_before: list[tuple[str, list[str]]] = []
+        """What :meth:`ended` heard before the process started, told to it when it does."""
 
     def start(self, con) -> None:
         """Start the stages on the store ``con`` writes (committed first)."""
@@ -592,6 +595,8 @@ class _Chain:
         self.process, self.pipe, self.tell = _fork(
             _run_beside, self.names, _path(con), made, tell=True
         )
+        for stage, tables in self.told_before:  # a stage it waits for may have ended
+            self.ended(stage, tables)
 
     def ended(self, stage: str, tables: list[str] | None = None) -> None:
         """Tell the process that the parent's stage ``stage`` ended, with the tables made
@@ -599,6 +604,8 @@ class _Chain:
         if self.tell is not None:
             with contextlib.suppress(OSError):  # the process ended already
                 self.tell.send((stage, tables or []))
+        elif self.process is None:
+            self.told_before.append((stage, tables or []))
 
     def reached(self, milestone: str) -> None:
         """Tell the process that a stage of the parent reached ``milestone`` (see
@@ -689,7 +696,8 @@ class _Beside:
 
 
 class _Told:
-    """In the forked process: what the parent told it (see :meth:`_Chain.ended`)."""
+    """In the forked process: what the parent told it (see :meth:`_Chain.ended`). A
+    parent that is gone kills it (:func:`ingest.processes.die_with_parent`)."""
 
     def __init__(self, pipe: Connection) -> None:
         self.pipe = pipe
@@ -699,8 +707,8 @@ class _Told:
 
     def wait(self, *names: str) -> list[str]:
         """Wait until the parent tells that one of ``names`` (a stage or a milestone) was
-        reached, that it waits for this process, or is gone; the tables the parent had
-        made by then (none unless a stage ended)."""
+        reached or that it waits for this process; the tables the parent had made by
+        then (none unless a stage ended)."""
         while True:
             for name in names:
                 if name in self.heard:
@@ -718,12 +726,6 @@ class _Told:
                 self.heard[stage] = tables
 
 
-COMPUTED = "computed"
-"""The milestone (``"align computed"``) from which the first step of a stage of
-:data:`AFTER` made of :class:`store.TwoSteps` may run: the stage it waits for is decided
-and only being written."""
-
-
 def _after(
     name: str,
     stage: Stage,
@@ -733,7 +735,8 @@ def _after(
     meanwhile: Callable[[Any], None] = lambda con: None,
 ) -> Stage:
     """The stage ``name`` of :data:`AFTER` as the forked process runs it: a
-    :class:`store.TwoSteps` prepares from the stage's :data:`COMPUTED` milestone, calls
+    :class:`store.TwoSteps` prepares from the stage's milestone
+    (:func:`ingest.processes.computed`: its work is done, it only writes), calls
     ``meanwhile`` with its connection, and writes once that stage has ended (the time
     between goes to ``times`` as ``<name> waited for <stage>``); any other stage waits for
     the end first. The tables the parent had made when it ended go to ``settled``."""
@@ -744,7 +747,7 @@ def _after(
 
     def run(con):
         t = time.perf_counter()
-        told.wait(f"{after} {COMPUTED}", after)
+        told.wait(computed(after), after)
         waited = time.perf_counter() - t
         prepared = stage.prepare(con)
         meanwhile(con)
@@ -868,8 +871,8 @@ PARSE_NICE = 4
 """How much lower the parse workers' scheduling priority is than the ingest's: while they
 parse, the ingest imports the stages and builds the spaCy pipelines, and the phase ends
 only when both are done; the books take less processor time than that, so the ingest
-goes first (measured: the phase 0.1 s shorter on two cores). The workers end with the
-phase."""
+goes first (see the README's benchmarks). The workers end with the phase; on a machine
+busy with other work they yield to it as well."""
 
 
 def _parse_in_worker(i: int) -> tuple[tuple, dict, dict]:

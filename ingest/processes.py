@@ -42,10 +42,15 @@ MAX_WORKERS = 4
 _LISTENERS: list[Callable[[str], None]] = []
 
 
+def computed(stage: str) -> str:
+    """The milestone of a stage whose work is done and which is only writing it (the
+    alignment, once its workers have decided every pair of books)."""
+    return f"{stage} computed"
+
+
 def reached(milestone: str) -> None:
     """Tell whoever listens (:func:`listening`) that a stage reached ``milestone`` (as
-    ``"align computed"``: the alignment is decided and is only being written): work
-    that waits for it may start in a process beside."""
+    :func:`computed`): work that waits for it may start in a process beside."""
     for listener in list(_LISTENERS):
         listener(milestone)
 
@@ -167,7 +172,11 @@ class Pool:
         for w in range(len(self.conns)):
             feed(w)
         if meanwhile:
-            meanwhile()
+            try:
+                meanwhile()
+            except BaseException as exc:  # the workers' answers are still on their way
+                self.broken = f"{type(exc).__name__}: {exc}"
+                raise
         while busy:
             ready = mp_connection.wait([self.conns[w] for w in busy])
             for w in [w for w in list(busy) if self.conns[w] in ready]:

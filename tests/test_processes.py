@@ -90,20 +90,25 @@ def test_a_pool_keeps_each_workers_state_and_reports_failures():
 ALIGN_SCRIPT = """
 import json, sys
 from lawgraph import store
-from lawgraph.ingest import align
+from lawgraph.ingest import align, pipeline, processes
 
 con = store.open_store(sys.argv[1])
+heard = []
 
 def rows(workers):
-    got = align.align_corpus(con, workers=workers)
+    with processes.listening(heard.append):
+        got = align.align_corpus(con, workers=workers)
     shown = {f"{a} {b}": [(r.a, r.b, r.relation, r.score, r.flagged, r.method)
                           for r in rs] for (a, b), rs in got.rows.items()}
     return shown, sorted(map(repr, got.sentences)), len(got.matchers)
 
 one, two = rows(1), rows(2)
+stages = dict(pipeline.corpus_stages())
 print(json.dumps({"same_rows": one[0] == two[0], "same_sentences": one[1] == two[1],
                   "pairs": len(one[0]), "rows": sum(map(len, one[0].values())),
-                  "matchers": [one[2], two[2]]}))
+                  "matchers": [one[2], two[2]], "heard": heard,
+                  "awaited": processes.computed(pipeline.AFTER["search"]),
+                  "named": stages.get(align.STAGE) is align.align_stage}))
 """
 
 
@@ -112,6 +117,8 @@ def test_the_alignment_in_worker_processes_is_the_alignment_in_one(ingested):
     assert got["pairs"] == 6 and got["rows"] > 3000  # every pair of the four law books
     assert got["same_rows"] and got["same_sentences"]
     assert got["matchers"][0] > 0 and got["matchers"][1] == 0  # kept only in one process
+    # the milestone the search index waits for is the one the alignment reaches, each run
+    assert got["named"] and got["heard"] == [got["awaited"]] * 2
 
 
 DIVERGE_SCRIPT = """

@@ -274,7 +274,7 @@ assert trigger == before
 stages = [
     ("glossary", stage("glossary", pipeline.BESIDE["glossary"][0])),
     (before, stage(before, "made_before", 1.5, reads=pipeline.BESIDE["glossary"][0],
-                   milestone=f"{before} {pipeline.COMPUTED}")),
+                   milestone=processes.computed(before))),
     (after, store.TwoSteps(after_prepare, after_finish)),
     ("between", stage("between", "made_between", 2.0)),
     (last, store.TwoSteps(prepare, finish)),
@@ -348,6 +348,74 @@ def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
     assert finished["nodes"] > 100 and finished["pid"] != finished["parent"]
     assert got["failed"] == f"CorpusError: the {last} stage failed: ValueError: no line-up"
     assert got["kept"] == got["checked"]  # the store of the ingest that failed is not written
+
+
+LATE_SCRIPT = """
+import json, sqlite3, sys, time
+from pathlib import Path
+from lawgraph.ingest import pipeline, processes, store
+marks = Path(sys.argv[2])
+
+def mark(what):
+    (marks / what).write_text(str(time.time()))
+
+def made(name, table, seconds=0.0):
+    def run(con):
+        con.execute(f"CREATE TABLE {table} (x TEXT)")
+        con.execute(f"INSERT INTO {table} VALUES (?)", (name,))
+        con.commit()
+        time.sleep(seconds)
+        mark(f"{name} end")
+        return {}
+    return run
+
+after, before = next(iter(pipeline.AFTER.items()))
+
+def prepare(con):
+    mark("prepare")
+    return {}
+
+def finish(con, prepared):
+    made(after, pipeline.BESIDE[after][-1])(con)
+    return {}
+
+def milestone_then(run):
+    def stage(con):
+        processes.reached(processes.computed(before))
+        return run(con)
+    return stage
+
+pipeline.corpus_stages = lambda: [
+    (before, milestone_then(made(before, "made_before"))),
+    (after, store.TwoSteps(prepare, finish)),  # its process starts after its stage ended
+    ("between", made("between", "made_between", 1.5)),
+]
+db = Path(sys.argv[3])
+report = pipeline.ingest_corpus(db, Path(sys.argv[1]), force=True, workers=2)
+print(json.dumps({"checked": store.verify_store(sqlite3.connect(db), db),
+                  "waited": report.timings[f"waiting for {after}"]}))
+"""
+
+
+def test_a_stage_beside_started_after_the_stage_it_waits_for_runs_at_once(tmp_path):
+    """In an ingest whose process beside starts only after the stage its first stage waits
+    for (the milestone and the end reached before it was forked), that stage still runs
+    beside the stages after it, not once the parent waits for it."""
+    corpus = _corpus_copy(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    args = [str(corpus), str(marks), str(tmp_path / "s.db")]
+    out = subprocess.run(
+        [sys.executable, "-c", LATE_SCRIPT, *args], capture_output=True, text=True, check=True
+    )
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    after = next(iter(pipeline.AFTER))
+
+    def mark(what):
+        return float((marks / what).read_text())
+
+    assert mark("prepare") < mark(f"{after} end") < mark("between end")
+    assert got["waited"] < 0.5 and len(got["checked"]) == 64
 
 
 def test_stages_run_beside_read_and_write_only_what_they_declare(tmp_path, monkeypatch):

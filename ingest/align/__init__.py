@@ -47,7 +47,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..processes import Pool, default_workers, reached
+from ..processes import Pool, computed, default_workers, reached
 from . import calibration
 from .evidence import fingerprints
 from .explain import anchors, length_ratio, matched_terms, why
@@ -136,13 +136,13 @@ def align_corpus(
     learned: Callable[[dict, Bags], None] | None = None,
 ) -> Alignment:
     """Learn the lexicon and decide the equivalents of every pair of law documents
-    (reads the nodes and citations of the store; writes nothing).
+    (reads the nodes and citations of the store; writes nothing itself).
 
     Args:
         workers: processes that decide the pairs of books (forked, so they share what
             was computed before; with 1 the matchers are kept on the result for study).
-        learned: called with the lexicons and the bags while the pairs are decided (in
-            worker processes: this process waits for them meanwhile).
+        learned: called in this process with the lexicons and the bags while the worker
+            processes decide the pairs (before the pairs are decided, in one process).
     """
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
@@ -179,7 +179,7 @@ def align_corpus(
                 )
         finally:
             _SHARED = None
-    reached("align computed")  # what is left is cheap, and writing it
+    reached(computed(STAGE))  # what is left is cheap, and writing it
     out = Alignment(corpus, lexicons, bags)
     ratios = {p: r for p, (_, _, _, r, _) in zip(pairs, done, strict=True)}
     for pair, (rows, sentences, matcher, _ratio, _opens) in zip(pairs, done, strict=True):
@@ -484,6 +484,11 @@ def _composed_row(corpus: Corpus, x: str, y: str, p: float, mid, via: tuple, sam
         ev["why"] += f" Carried through, the probability is {p:.2f}: below the threshold."
         relation, flagged, method = "none", 1, "candidate"
     return Row(x, y, method, round(p, 4), flagged, ev, relation)
+
+
+STAGE = "align"
+"""The name of :func:`align_stage` among the ingest's stages (its milestone,
+:func:`ingest.processes.computed`, is named after it)."""
 
 
 def align_stage(con: sqlite3.Connection) -> dict:

@@ -32,6 +32,7 @@ only feed the national-addition check.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -692,8 +693,10 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
         child.calibrated(cal)  # it checks its pairs while this process checks its own
         found = dict(zip(mine, _findings([sides[i] for i in mine], cal), strict=True))
         found.update(zip(theirs, child.findings(), strict=True))
-    finally:
-        child.close()
+    except BaseException:
+        child.close(at_once=True)
+        raise
+    child.close()
     return [row for i in range(len(pairs)) for row in found[i]], cal
 
 
@@ -725,7 +728,8 @@ class _Measured:
 
 
 class _Half:
-    """The second half of the pairs, checked in a forked process (see :func:`_checked`)."""
+    """The pairs :func:`_shared_out` gives a forked process, checked there (see
+    :func:`_checked`)."""
 
     def __init__(self, process, pipe) -> None:
         self.process = process
@@ -768,9 +772,11 @@ class _Half:
         lemma_table.merge(answers)  # the dictionary answers it asked, for the lemma table
         return rows
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
+        """Wait for the process to end (``at_once``: stop it, as when this one failed)."""
         self.pipe.close()
-        self.process.join(timeout=5)
+        if not at_once:
+            self.process.join(timeout=5)
         if self.process.is_alive():
             self.process.terminate()
             self.process.join()
@@ -788,10 +794,11 @@ def _check_half(c: _Corpus, pairs: list[tuple[str, str, float]], pipe, parent: i
         )
         cal = pipe.recv()
         pipe.send(("rows", _findings(sides, cal), lemma_table.take_new()))
-    except EOFError:  # the parent gave up
+    except (EOFError, BrokenPipeError):  # the parent gave up
         pass
     except Exception as exc:  # the parent raises it
-        pipe.send(("error", repr(exc)))
+        with contextlib.suppress(OSError):  # unless it is gone
+            pipe.send(("error", repr(exc)))
     finally:
         pipe.close()
 

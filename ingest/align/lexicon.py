@@ -211,7 +211,7 @@ def _ibm1(
     if not keys:
         return sparse.csr_matrix((n_src, n_tgt))
     key = np.concatenate(keys)
-    if n_src * n_tgt <= np.iinfo(np.int32).max:  # the same keys, sorted twice as fast
+    if n_src * n_tgt <= np.iinfo(np.int32).max:  # the same keys, sorted faster
         key = key.astype(np.int32)
     pos = np.concatenate(positions)
     prior = np.concatenate(priors)
