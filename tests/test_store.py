@@ -229,6 +229,24 @@ def test_failing_stage_beside_the_others_leaves_old_store_and_no_temp(tmp_path, 
     assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name or "-wal" in p.name] == []
 
 
+def _run_marked(tmp_path: Path, script: str):
+    """Run ``script`` (arguments: a one-book corpus, a folder for its time marks, a store)
+    in a process of its own (forking needs a process where no other thread runs): what
+    it printed last, a reader of its marks, and their folder."""
+    corpus = _corpus_copy(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    args = [str(corpus), str(marks), str(tmp_path / "s.db")]
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
+    )
+
+    def mark(what: str) -> float:
+        return float((marks / what).read_text())
+
+    return json.loads(out.stdout.strip().splitlines()[-1]), mark, marks
+
+
 AFTER_SCRIPT = """
 import json, os, sqlite3, sys, time
 from pathlib import Path
@@ -321,19 +339,9 @@ def test_a_stage_run_beside_after_another_starts_once_that_one_ended(tmp_path):
     of the comparisons (:data:`pipeline.EARLY`) runs in a process of its own from the end
     of the alignment, beside the stage between; its failure names the stage. In a process
     of its own: forking needs a process where no other thread runs."""
-    corpus = _corpus_copy(tmp_path)
-    marks = tmp_path / "marks"
-    marks.mkdir()
-    args = [str(corpus), str(marks), str(tmp_path / "s.db")]
-    out = subprocess.run(
-        [sys.executable, "-c", AFTER_SCRIPT, *args], capture_output=True, text=True, check=True
-    )
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got, mark, marks = _run_marked(tmp_path, AFTER_SCRIPT)
     before, after, last = got["before"], got["after"], got["last"]
     assert got["stages"] == sorted(["glossary", before, after, "between", last])
-
-    def mark(what):
-        return float((marks / what).read_text())
 
     assert mark(f"{after} start") >= mark(f"{before} end")
     assert mark("milestone") <= mark("after prepare") < mark(f"{before} end")
@@ -401,18 +409,8 @@ def test_a_stage_beside_started_after_the_stage_it_waits_for_runs_at_once(tmp_pa
     """In an ingest whose process beside starts only after the stage its first stage waits
     for (the milestone and the end reached before it was forked), that stage still runs
     beside the stages after it, not once the parent waits for it."""
-    corpus = _corpus_copy(tmp_path)
-    marks = tmp_path / "marks"
-    marks.mkdir()
-    args = [str(corpus), str(marks), str(tmp_path / "s.db")]
-    out = subprocess.run(
-        [sys.executable, "-c", LATE_SCRIPT, *args], capture_output=True, text=True, check=True
-    )
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got, mark, _marks = _run_marked(tmp_path, LATE_SCRIPT)
     after = next(iter(pipeline.AFTER))
-
-    def mark(what):
-        return float((marks / what).read_text())
 
     assert mark("prepare") < mark(f"{after} end") < mark("between end")
     assert got["waited"] < 0.5 and len(got["checked"]) == 64
