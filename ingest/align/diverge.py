@@ -859,13 +859,16 @@ def divergence_row(r: sqlite3.Row) -> dict:
     return d
 
 
+_HEAVIEST_FIRST = "ORDER BY weight DESC, doc_a, doc_b, type, rowid"
+"""The order of a node's divergences (:func:`node_divergences`, :func:`divergences_by_node`)."""
+
+
 def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict]:
     """Every divergence one of whose sides is ``node_id``, heaviest first."""
     if not store.has_table(con, "divergences"):
         return []
     rows = con.execute(
-        "SELECT * FROM divergences WHERE a = ? OR b = ? "
-        "ORDER BY weight DESC, doc_a, doc_b, type, rowid",
+        f"SELECT * FROM divergences WHERE a = ? OR b = ? {_HEAVIEST_FIRST}",
         (node_id, node_id),
     )
     return [divergence_row(r) for r in rows]
@@ -877,9 +880,7 @@ def divergences_by_node(con: sqlite3.Connection) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     if not store.has_table(con, "divergences"):
         return out
-    rows = con.execute(
-        "SELECT * FROM divergences ORDER BY weight DESC, doc_a, doc_b, type, rowid"
-    ).fetchall()
+    rows = con.execute(f"SELECT * FROM divergences {_HEAVIEST_FIRST}").fetchall()
     for r in rows:
         d = divergence_row(r)
         for node in {d["a"], d["b"]} - {None}:
