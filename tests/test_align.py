@@ -534,3 +534,25 @@ def test_a_path_to_a_whole_does_not_vouch_for_a_part_the_matcher_did_not_choose(
     # el-2017 reaches the whole 68B, which stays an unflagged, unconfirmed label twin
     r = row(con, "fi-1997/68B", "sv-2007/68B")
     assert r["relation"] == "partial" and not r["flagged"]
+
+
+def test_a_rule_whose_old_place_only_refers_elsewhere_is_found_where_it_points(con):
+    # 1997 Law 34 (three passes, one out of turn, do not end the auction) is 2007 17E2:
+    # 2007 Law 34 only says "... tillämpas lag 17E2"
+    r = row(con, "fi-1997/34", "sv-2007/17E2")
+    assert r["relation"] == "moved" and not r["flagged"] and r["score"] >= 0.7
+    assert r["evidence"]["pointer"] == {"pointer": "sv-2007/34", "cites": "sv-2007/17E2"}
+    assert r["evidence"]["signals"]["pointer"] == 1.0
+    assert "only refers to sv-2007/17E2" in r["evidence"]["why"]
+    assert equivalent(con, "fi-1997/34", "sv-2007") == "sv-2007/17E2"
+    twin = row(con, "fi-1997/34", "sv-2007/34")
+    assert twin["flagged"] and "only refers to sv-2007/17E2" in twin["evidence"]["why"]
+    # 2007 Law 35's items point to Laws 36-39; the rule of 1997 35B is 2017 37A
+    assert equivalent(con, "fi-1997/35B", "el-2017") == "el-2017/37A"
+
+
+def test_a_provision_that_only_refers_elsewhere_does_not_send_its_twin_there(con):
+    # both 2007 and 2017 Law 34 only refer to the rule: they are each other's equivalent,
+    # and neither pointer is paired with what the other cites
+    assert equivalent(con, "sv-2007/34", "el-2017") == "el-2017/34"
+    assert all("pointer" not in r["evidence"] for r in aligned(con, "sv-2007/34"))

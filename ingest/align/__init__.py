@@ -590,10 +590,23 @@ def _sentences(
 
 
 def _evidence(
-    corpus, bags, lex, idf, space, a, b, relation, p, feats, twin=None, twin_p=None, holder=None
+    corpus,
+    bags,
+    lex,
+    idf,
+    space,
+    a,
+    b,
+    relation,
+    p,
+    feats,
+    twin=None,
+    twin_p=None,
+    holder=None,
+    pointer=None,
 ):
     ev = {
-        "why": why(relation, p, a, b, twin, twin_p, feats, holder),
+        "why": why(relation, p, a, b, twin, twin_p, feats, holder, pointer),
         "terms": matched_terms(corpus, bags, lex, idf, a, b),
         "signals": {k: round(v, 3) for k, v in feats.items()},
     }
@@ -610,13 +623,22 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
     for a, d in matcher.decisions.items():
         if d.b is not None:
             method = "label+content" if d.relation in ("same", "partial") else "content"
-            ev = _evidence(*args, a, d.b, d.relation, d.p, d.feats, d.twin, d.twin_p)
+            pointer = matcher.pointers.get(a) if matcher.match.get(a) == d.b else None
+            ev = _evidence(*args, a, d.b, d.relation, d.p, d.feats, d.twin, d.twin_p, None, pointer)
+            if pointer:
+                ev["pointer"] = {"pointer": pointer[0], "cites": pointer[1]}
             rows.append(Row(a, d.b, method, round(d.p, 4), 0, ev, d.relation))
         if d.twin is not None and d.twin != d.b:
             p, feats = matcher.prob(a, d.twin)
             ev = _evidence(*args, a, d.twin, "not-equivalent", p, feats)
             if d.b is not None:
                 ev["replaced_by"] = d.b
+                pointer = matcher.pointers.get(a) if matcher.match.get(a) == d.b else None
+                if pointer and pointer[0] == d.twin and d.relation != "partial":
+                    ev["why"] = (
+                        f"{a} and {d.twin} carry the same label, but {d.twin} only refers "
+                        f"to {pointer[1]}: what {a} says is now {d.b}."
+                    )
             rows.append(Row(a, d.twin, "label", round(p, 4), 1, ev, "not-equivalent"))
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)

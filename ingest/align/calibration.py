@@ -34,6 +34,7 @@ WEIGHTS = {
     "leaf_seq": 1.57,
     "edition_twin": 0.17,
     "order_bridged": 1.50,
+    "pointer": 1.19,
 }
 """Logistic weights (dev-set fit). ``order_bridged`` came later and was fitted alone, the
 others held: the weight minimising ``bench/align.py``'s regularised logistic loss over the
@@ -88,6 +89,9 @@ version deviates by 3.5, a re-lettered item with its sub-items by more than 6)."
 RESCUE = 0.8
 """A candidate that is not the structural choice is shown from this probability on (its
 signals lack the structural agreement, and a rival choice exists)."""
+POINTER_SHORT = 0.5
+"""A counterpart shorter than this share of its usual length that cites another provision
+is a pointer (:meth:`.match.PairMatcher._follow_pointers`)."""
 SPLIT_PART = 0.5
 """Similarity of a part (carried into the whole's language) for a ``split``."""
 

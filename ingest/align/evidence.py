@@ -33,6 +33,8 @@ class Fingerprint:
 
     numbers: Counter = field(default_factory=Counter)
     cites_law: frozenset = frozenset()
+    targets: frozenset = frozenset()
+    """The provisions the node's own title and text cite (resolved ids; not the subtree's)."""
 
 
 @lru_cache(maxsize=16)
@@ -58,17 +60,21 @@ def law_of(label: str) -> str:
     return m.group(0) if m else label
 
 
-def _cited(con: sqlite3.Connection) -> dict[str, list[str]]:
-    """Cited target labels per source node; a reference to a law the book gives only by
-    title (fi-2007 beyond Law 18: unresolved as ``no-text``) counts by its label too."""
+def _cited(con: sqlite3.Connection) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    """Cited target labels per source node (a reference to a law the book gives only by
+    title, fi-2007 beyond Law 18, unresolved as ``no-text``, counts by its label too), and
+    the resolved target ids per source node."""
     out: dict[str, list[str]] = {}
+    ids: dict[str, set[str]] = {}
     for src, tgt, ref in con.execute(
         "SELECT source, target, ref FROM citations WHERE target IS NOT NULL OR reason = 'no-text'"
     ):
         label = tgt.split("/", 1)[1] if tgt else ref
         if label:
             out.setdefault(src, []).append(label)
-    return out
+        if tgt:
+            ids.setdefault(src, set()).add(tgt)
+    return out, ids
 
 
 def _spans(con: sqlite3.Connection) -> dict[tuple[str, str], list[tuple[int, int]]]:
@@ -86,7 +92,7 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 def fingerprints(con: sqlite3.Connection, corpus: Corpus) -> dict[str, Fingerprint]:
     """The anchors of every provision of the corpus (over its subtree)."""
-    cited, spans = _cited(con), _spans(con)
+    (cited, cited_ids), spans = _cited(con), _spans(con)
     own: dict[str, Fingerprint] = {}
     for p in corpus.provs.values():
         lang = corpus.docs[p.doc].language
@@ -96,10 +102,11 @@ def fingerprints(con: sqlite3.Connection, corpus: Corpus) -> dict[str, Fingerpri
         own[p.id] = Fingerprint(
             numbers=numbers_in(lang, f"{title} {text}"),
             cites_law=frozenset(law_of(t) for t in targets if t[:1].isdigit()),
+            targets=frozenset(cited_ids.get(p.id, ())),
         )
     out: dict[str, Fingerprint] = {}
     for p in corpus.provs.values():
-        fp = Fingerprint()
+        fp = Fingerprint(targets=own[p.id].targets)
         for d in corpus.descendants(p.id):
             fp.numbers += own[d].numbers
             fp.cites_law |= own[d].cites_law

@@ -106,9 +106,12 @@ def why(
     twin_p: float | None,
     feats: dict,
     holder: str | None = None,
+    pointer: tuple[str, str] | None = None,
 ) -> str:
     """One sentence saying what was decided and why, naming both provisions by id so it
-    reads the same from either side."""
+    reads the same from either side. ``pointer``: the provision that only refers to where
+    the rule now stands, and the provision it cites
+    (:meth:`.match.PairMatcher._follow_pointers`)."""
     lex = feats.get("lex", 0.0)
     if relation == "same" and feats.get("edition_rule"):
         return (
@@ -135,6 +138,16 @@ def why(
             )
             if feats.get("order_bridged") == 1.0:
                 base += f" and where {a_id}'s counterpart in a third book leads"
+        if pointer and pointer[0] == twin:
+            return base + (
+                f"; {twin}, which carries the label of {a_id}, only refers to {pointer[1]}, "
+                f"where the rule now is."
+            )
+        if pointer:
+            base += (
+                f"; {pointer[0]}, which stands in its place, only refers to {pointer[1]}, "
+                f"where the rule now is"
+            )
         if twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."

@@ -81,8 +81,9 @@ def own_text_rows(
             continue
         y, p, feats = found
         holder = matcher.taken.get(y) if x == a else matcher.match.get(y)
-        if p < calibration.SHOW or holder not in (None, x):
-            continue  # never two equivalents for one provision
+        pointed = holder is not None and matcher.how.get(holder if x == a else y) == "pointer"
+        if p < calibration.SHOW or holder not in (None, x) and not pointed:
+            continue  # one equivalent for one provision, unless a pointer led there
         ra, rb = (x, y) if x == a else (y, x)
         relation = "renumbered" if corpus.provs[x].law == corpus.provs[y].law else "moved"
         why = (
@@ -148,6 +149,7 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
         "bridge": 0.5,
         "edition_twin": 0.0,
         "order_bridged": 0.0,
+        "pointer": 0.0,
     }
     return y, calibration.probability(feats), feats
 

@@ -149,6 +149,9 @@ class PairMatcher:
         self.how: dict[str, str] = {}
         """How each match was found: ``both``, ``sequence``, ``swap`` or ``search``."""
         self.decisions: dict[str, Decision] = {}
+        self.pointers: dict[str, tuple[str, str]] = {}
+        """Pairs found by following a pointer (:meth:`_follow_pointers`): for the provision
+        of ``doc_a``, the pointer and the provision it cites."""
         self.leaf_seq: dict[str, str] = {}
         """Within every pair of matched laws, the order-keeping pairing of their
         undivided provisions (:meth:`_leaf_sequences`)."""
@@ -361,6 +364,7 @@ class PairMatcher:
             if b is not None:
                 self.taken.pop(b, None)
                 self.how.pop(d, None)
+                self.pointers.pop(d, None)
 
     def _refine(self) -> None:
         """The most specific counterpart: a provision without sub-provisions matched to
@@ -423,6 +427,96 @@ class PairMatcher:
                 del self.taken[held]
                 self._take(a, b, "leaves")
 
+    def _follow_pointers(self) -> None:
+        """A provision whose counterpart only refers elsewhere is paired with what it
+        refers to: when a rule moved, the book that moved it often left a short pointer
+        in the old place (2007 Law 34, "... tillämpas lag 17E2", holds none of 1997 Law
+        34's rule; 2007 Law 35's items each say which of Laws 36-39 applies). The
+        counterpart (the matcher's pair or the label twin) is a pointer when neither it
+        nor the provision is divided, it is much shorter than the provision
+        (:data:`calibration.POINTER_SHORT` of the usual length) and it cites a provision
+        of a law the provision neither belongs to nor cites. The provision then takes
+        what its wording fits best of what is cited (the cited provision or one inside
+        it, clearly ahead of the rest) when that one is free for it; a pair the matcher
+        had already found that way keeps its partner, now with the pointer's support."""
+        sb = self.space.b
+        for a in self.space.a.ids:
+            twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
+            for c in dict.fromkeys(x for x in (self.match.get(a), twin) if x in sb.index):
+                found = self._pointed(a, c, forward=True)
+                if found is None:
+                    continue
+                y = found[0]
+                if self.match.get(a) != y:
+                    if not self._free_for(a, y):
+                        continue
+                    self._release(a)
+                    if y in self.taken:
+                        self._release(self.taken[y])
+                self._point(a, y, (c, found[1]))
+                break
+        for b in sb.ids:
+            twin = self.corpus.by_label[self.doc_a].get(self.corpus.provs[b].label)
+            for c in dict.fromkeys(x for x in (self.taken.get(b), twin) if x in self.space.a.index):
+                found = self._pointed(b, c, forward=False)
+                if found is None or found[0] in self.pointers:
+                    continue
+                x = found[0]
+                held = self.match.get(x)
+                if held not in (None, b) and (
+                    self.fit(x, held) + calibration.SEARCH_MARGIN > self.fit(x, b)
+                ):
+                    continue
+                if held != b:
+                    if b in self.taken:
+                        self._release(self.taken[b])
+                    self._release(x)
+                self._point(x, b, (c, found[1]))
+                break
+
+    def _point(self, a: str, b: str, pointer: tuple[str, str]) -> None:
+        if self.match.get(a) != b:
+            self._take(a, b, "pointer")
+        self.how[a] = "pointer"
+        self.pointers[a] = pointer
+
+    def _divided(self, nid: str) -> bool:
+        """Whether a provision has sub-provisions with text."""
+        mine = self.corpus.provs[nid].doc == self.doc_a
+        index = self.space.a.index if mine else self.space.b.index
+        return any(d in index for d in self.corpus.descendants(nid)[1:])
+
+    def _pointed(self, x: str, c: str, forward: bool) -> tuple[str, str] | None:
+        """What ``c`` (a counterpart of ``x`` in the other book) points to, when ``c`` is
+        a pointer for ``x`` (see :meth:`_follow_pointers`): the provision that fits ``x``
+        best and the cited provision it lies in; ``forward``: ``x`` is of ``doc_a``."""
+        fx, fc = self.space.fps.get(x), self.space.fps.get(c)
+        if fx is None or fc is None or not fc.targets or not self.corpus.provs[c].text:
+            return None
+        if self._divided(x) or self._divided(c):
+            return None  # a pointer is a sentence or two, and so is the rule it replaced
+        lx, lc = len(self.corpus.subtree_text(x)), len(self.corpus.subtree_text(c))
+        usual = math.exp(self.space.log_ratio if forward else -self.space.log_ratio)
+        if lc >= calibration.POINTER_SHORT * usual * lx:
+            return None
+        index = self.space.b.index if forward else self.space.a.index
+        own = fx.cites_law | {law_of(self.corpus.provs[x].label)}
+        options = {
+            d: t
+            for t in sorted(fc.targets)
+            if t in self.corpus.provs and law_of(self.corpus.provs[t].label) not in own
+            for d in self.corpus.descendants(t)
+            if d in index and not _related(self.corpus, d, c)
+        }
+        if not options:
+            return None
+        fit = (lambda d: self.fit(x, d)) if forward else (lambda d: self.fit(d, x))
+        best = max(options, key=lambda d: (fit(d), d))
+        rival = max((fit(d) for d in options if not _related(self.corpus, d, best)), default=0.0)
+        if fit(best) < calibration.LEAF_THETA or fit(best) - rival < calibration.SEARCH_MARGIN:
+            return None  # what is cited holds several rules, and the wording does not choose
+        return best, options[best]
+
     # -- probability -----------------------------------------------------------------
 
     def _margins(self, a: str, b: str) -> tuple[float, float]:
@@ -466,6 +560,7 @@ class PairMatcher:
             f["search"] = float(how == "search")
             f["swap"] = float(how == "swap")
             f["island"] = float(how == "island")
+            f["pointer"] = float(how == "pointer")
             seq = self.leaf_seq.get(a)
             if seq is None or (seq == b and self.match.get(a) != b):
                 f["leaf_seq"] = 0.5  # no opinion; or order alone, which the matcher overruled
@@ -521,6 +616,7 @@ class PairMatcher:
                     self._search(a)
         self._refine()
         self._leaf_sequences()
+        self._follow_pointers()
         return self.match
 
     def decide(self) -> dict[str, Decision]:
