@@ -556,3 +556,12 @@ def test_a_provision_that_only_refers_elsewhere_does_not_send_its_twin_there(con
     # and neither pointer is paired with what the other cites
     assert equivalent(con, "sv-2007/34", "el-2017") == "el-2017/34"
     assert all("pointer" not in r["evidence"] for r in aligned(con, "sv-2007/34"))
+
+
+def test_a_law_opening_a_list_is_found_where_the_other_book_opens_it(con):
+    # 2017 Law 22 opens with "Οι αγορές τελειώνουν όταν:" and lists the cases in its
+    # sections; 2007 Law 22 has no text, and its section 22A opens the list
+    r = row(con, "el-2017/22", "sv-2007/22A")
+    assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
+    assert "opening text of el-2017/22" in r["evidence"]["why"]
+    assert r["evidence"]["signals"]["length"] < 0.5  # its own words, not its whole list

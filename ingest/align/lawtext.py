@@ -101,6 +101,14 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
     signals; None unless it is clearly the best both ways."""
     x_first = x in matcher.space.a.index
     below = [(d, t) for d in corpus.descendants(z)[1:] if (t := _subtree_tokens(corpus, bags, d))]
+    # a provision that opens a list ("Budgivningen avslutas när:") is compared by its own
+    # words too: a law's opening sentence may be a section's in the other book
+    n_subtrees = len(below)
+    below += [
+        (d, t)
+        for d in corpus.descendants(z)[1:]
+        if corpus.provs[d].children and (t := bags.tokens.get(d, []))
+    ]
     own = bags.tokens.get(x, [])
     if not below or not own:
         return None
@@ -136,7 +144,7 @@ def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):
         "same_label": 0.0,
         "same_law": float(corpus.provs[x].law == corpus.provs[y].law),
         "in_parent": 1.0,
-        "length": _length(corpus, matcher, x, y, x_first),
+        "length": _length(corpus, matcher, x, y, x_first, lead_in=best >= n_subtrees),
         "anchors": 0.5,
         "margin_row": float(sims[best] - max(rivals, default=0.0)),
         "margin_col": 0.0,
@@ -181,10 +189,15 @@ def _reach(likely: dict[str, frozenset], other: Counter) -> dict[str, int]:
     return {w: n for w, targets in likely.items() if (n := sum(other[v] for v in targets))}
 
 
-def _length(corpus: Corpus, matcher: PairMatcher, x: str, y: str, x_first: bool) -> float:
+def _length(
+    corpus: Corpus, matcher: PairMatcher, x: str, y: str, x_first: bool, lead_in: bool
+) -> float:
+    """The length signal of the own text of ``x`` against ``y`` (its own text alone when
+    ``lead_in``, else with its sub-provisions)."""
     space = matcher.space
     lx = len(f"{corpus.provs[x].title} {corpus.provs[x].text}")
-    ly = len(corpus.subtree_text(y))
+    py = corpus.provs[y]
+    ly = len(f"{py.title} {py.text}") if lead_in else len(corpus.subtree_text(y))
     if lx <= 0 or ly <= 0:
         return 1.0
     ratio = math.log(ly / lx) if x_first else math.log(lx / ly)
