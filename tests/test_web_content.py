@@ -340,3 +340,12 @@ def test_greek_pages_show_greek_labels_with_the_canonical_id(client):
     el = [a.get_text() for a in compare.select('td[data-col="el-2017"] a.label')]
     sv = [a.get_text() for a in compare.select('td[data-col="sv-2007"] a.label')]
     assert "16Α" in el and "16Γ1" in el and "16A" in sv and "16C1" in sv
+
+
+@pytest.mark.parametrize("law", ["6", "7", "13", "17"])
+def test_divergence_evidence_on_compare_pages_is_in_words(client, law):
+    # evidence maps of words per book ("words": {"fi-2007": [...], "sv-2007": []}) read as
+    # lists of words, or "none": never as Python lists
+    page = get(client, f"/compare/{law}")
+    shown = " ".join(dd.get_text() for dd in page.select("dl.evidence dd"))
+    assert shown and not re.search(r"\[\s*'|\[\]|\{'", shown), shown[:300]
