@@ -97,6 +97,12 @@ def length_ratio(space: PairSpace, a: str, b: str) -> dict | None:
     return {"ratio": round(float(ratio), 3), "usual": round(math.exp(space.log_ratio), 3)}
 
 
+def _percent(p: float | None) -> str:
+    """A probability in words: "12%", or "less than 1%" (never "0%")."""
+    p = p or 0.0
+    return "less than 1%" if p < 0.005 else f"{p:.0%}"
+
+
 def why(
     relation: str,
     p: float,
@@ -150,7 +156,7 @@ def why(
             )
         if twin:
             return base + (
-                f"; {twin}, which carries the label of {a_id}, matches only {twin_p or 0:.0%}."
+                f"; {twin}, which carries the label of {a_id}, matches only {_percent(twin_p)}."
             )
         return base + "."
     if calibration.unconfirmed(relation, p):
@@ -163,13 +169,13 @@ def why(
     if relation == "partial":
         return (
             f"{a_id} and {b_id} carry the same label and treat the same subject, but the "
-            f"wording differs too much to call them equivalent ({p:.0%}): the rule was "
+            f"wording differs too much to call them equivalent ({_percent(p)}): the rule was "
             f"rewritten."
         )
     if relation == "not-equivalent":
         return (
             f"{a_id} and {b_id} carry the same label, but their wording does not match "
-            f"(lexical similarity {lex:.2f}, {p:.0%} likely to be equivalent)."
+            f"(lexical similarity {lex:.2f}, {_percent(p)} likely to be equivalent)."
         )
     if relation in ("split", "merged"):
         return f"The content of {a_id} is spread over several provisions, {b_id} among them."
@@ -180,5 +186,5 @@ def why(
         )
     return (
         f"No reliable equivalent of {a_id}: the closest provision, {b_id}, matches only "
-        f"{p:.0%} (lexical similarity {lex:.2f})."
+        f"{_percent(p)} (lexical similarity {lex:.2f})."
     )
