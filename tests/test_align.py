@@ -543,19 +543,46 @@ def test_a_rule_whose_old_place_only_refers_elsewhere_is_found_where_it_points(c
     assert r["relation"] == "moved" and not r["flagged"] and r["score"] >= 0.7
     assert r["evidence"]["pointer"] == {"pointer": "sv-2007/34", "cites": "sv-2007/17E2"}
     assert r["evidence"]["signals"]["pointer"] == 1.0
-    assert "only refers to sv-2007/17E2" in r["evidence"]["why"]
+    assert (
+        "sv-2007/34, which carries the label of fi-1997/34, only refers to sv-2007/17E2"
+        in (r["evidence"]["why"])
+    )
     assert equivalent(con, "fi-1997/34", "sv-2007") == "sv-2007/17E2"
     twin = row(con, "fi-1997/34", "sv-2007/34")
-    assert twin["flagged"] and "only refers to sv-2007/17E2" in twin["evidence"]["why"]
-    # 2007 Law 35's items point to Laws 36-39; the rule of 1997 35B is 2017 37A
-    assert equivalent(con, "fi-1997/35B", "el-2017") == "el-2017/37A"
+    assert twin["flagged"] and "sv-2007/34 only refers to sv-2007/17E2" in twin["evidence"]["why"]
+    # 2007 Law 35's items point to Laws 36-39: the pointer of 1997 35A, by position, is
+    # 2007 35.1 ("Lag 36 tillämpas"), and the rule is 2007 36A
+    r = row(con, "fi-1997/35A", "sv-2007/36A")
+    assert r["relation"] == "moved" and not r["flagged"]
+    assert r["evidence"]["pointer"] == {"pointer": "sv-2007/35.1", "cites": "sv-2007/36"}
 
 
-def test_a_provision_that_only_refers_elsewhere_does_not_send_its_twin_there(con):
-    # both 2007 and 2017 Law 34 only refer to the rule: they are each other's equivalent,
-    # and neither pointer is paired with what the other cites
+def test_a_provision_that_only_refers_to_the_rule_gives_way_to_it(con):
+    # 1997 54D only says that Law 56 applies; 2007 56 only refers to 54D, which holds the
+    # rule of 1997 Law 56: that pair is shown, and 1997 54D says why it is not
+    assert equivalent(con, "fi-1997/56", "sv-2007") == "sv-2007/54D"
+    twin = row(con, "fi-1997/54D", "sv-2007/54D")
+    assert twin["flagged"]
+    assert "fi-1997/54D only refers to fi-1997/56" in twin["evidence"]["why"]
+
+
+def test_two_pointers_are_each_others_equivalent(con):
+    # 2007 and 2017 Law 34 both only refer to the rule: they are each other's equivalent,
+    # and neither is paired with what the other cites
     assert equivalent(con, "sv-2007/34", "el-2017") == "el-2017/34"
-    assert all("pointer" not in r["evidence"] for r in aligned(con, "sv-2007/34"))
+    pointed = con.execute(
+        "SELECT COUNT(*) FROM alignments WHERE json_extract(evidence, '$.pointer.pointer') "
+        "IN ('sv-2007/34', 'el-2017/34') AND (a LIKE 'sv-2007/%' OR a LIKE 'el-2017/%')"
+    ).fetchone()[0]
+    assert pointed == 0
+
+
+def test_a_law_text_keeps_the_section_a_pointer_reached_without_being_shown(con):
+    # 1997 35D's pointer (2017 35D: "Εφαρμόζεται ο Νόμος 39") reaches 2017 39A without
+    # being sure of it; the opening text of 1997 Law 39 says what 39A says, and is shown
+    assert equivalent(con, "fi-1997/39", "el-2017") == "el-2017/39A"
+    shown = [r for r in aligned(con, "el-2017/39A") if r["doc"] == "fi-1997" and not r["flagged"]]
+    assert [r["id"] for r in shown if r["relation"] in EQUIVALENT] == ["fi-1997/39"]
 
 
 def test_a_law_opening_a_list_is_found_where_the_other_book_opens_it(con):

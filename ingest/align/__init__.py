@@ -621,10 +621,14 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
     rows: list[Row] = []
     args = (corpus, bags, lex, idf, space)
     for a, d in matcher.decisions.items():
+        pointer = (
+            matcher.pointers.get(a) if d.b is not None and matcher.match.get(a) == d.b else None
+        )
         if d.b is not None:
             method = "label+content" if d.relation in ("same", "partial") else "content"
-            pointer = matcher.pointers.get(a) if matcher.match.get(a) == d.b else None
-            ev = _evidence(*args, a, d.b, d.relation, d.p, d.feats, d.twin, d.twin_p, None, pointer)
+            ev = _evidence(
+                *args, a, d.b, d.relation, d.p, d.feats, d.twin, d.twin_p, pointer=pointer
+            )
             if pointer:
                 ev["pointer"] = {"pointer": pointer[0], "cites": pointer[1]}
             rows.append(Row(a, d.b, method, round(d.p, 4), 0, ev, d.relation))
@@ -633,12 +637,18 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
             ev = _evidence(*args, a, d.twin, "not-equivalent", p, feats)
             if d.b is not None:
                 ev["replaced_by"] = d.b
-                pointer = matcher.pointers.get(a) if matcher.match.get(a) == d.b else None
-                if pointer and pointer[0] == d.twin and d.relation != "partial":
-                    ev["why"] = (
-                        f"{a} and {d.twin} carry the same label, but {d.twin} only refers "
-                        f"to {pointer[1]}: what {a} says is now {d.b}."
-                    )
+            if pointer and pointer[0] == d.twin:
+                ev["why"] = (
+                    f"{a} and {d.twin} carry the same label, but {d.twin} only refers to "
+                    f"{pointer[1]}; {d.b} is the provision there that says what {a} says."
+                )
+            elif matcher.pointers.get(holder := matcher.taken.get(d.twin, "")) and (
+                matcher.refers_to(a, holder)
+            ):
+                ev["why"] = (
+                    f"{a} and {d.twin} carry the same label, but {a} only refers to {holder}, "
+                    f"and {d.twin} says what {holder} says."
+                )
             rows.append(Row(a, d.twin, "label", round(p, 4), 1, ev, "not-equivalent"))
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)

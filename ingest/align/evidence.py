@@ -29,12 +29,14 @@ _DIGITS = re.compile(r"\d+")
 
 @dataclass
 class Fingerprint:
-    """The anchors of one provision's subtree."""
+    """The anchors of one provision's subtree (numbers, cited laws), and the provisions
+    its own text cites."""
 
     numbers: Counter = field(default_factory=Counter)
     cites_law: frozenset = frozenset()
-    targets: frozenset = frozenset()
-    """The provisions the node's own title and text cite (resolved ids; not the subtree's)."""
+    cited_ids: frozenset = frozenset()
+    """The provisions the node's own title and text cite (resolved ids; the node's own
+    citations, not its subtree's)."""
 
 
 @lru_cache(maxsize=16)
@@ -98,15 +100,15 @@ def fingerprints(con: sqlite3.Connection, corpus: Corpus) -> dict[str, Fingerpri
         lang = corpus.docs[p.doc].language
         text = _blank(p.text, spans.get((p.id, "text"), []))
         title = _blank(p.title, spans.get((p.id, "title"), []))
-        targets = cited.get(p.id, [])
+        labels = cited.get(p.id, [])
         own[p.id] = Fingerprint(
             numbers=numbers_in(lang, f"{title} {text}"),
-            cites_law=frozenset(law_of(t) for t in targets if t[:1].isdigit()),
-            targets=frozenset(cited_ids.get(p.id, ())),
+            cites_law=frozenset(law_of(t) for t in labels if t[:1].isdigit()),
+            cited_ids=frozenset(cited_ids.get(p.id, ())),
         )
     out: dict[str, Fingerprint] = {}
     for p in corpus.provs.values():
-        fp = Fingerprint(targets=own[p.id].targets)
+        fp = Fingerprint(cited_ids=own[p.id].cited_ids)
         for d in corpus.descendants(p.id):
             fp.numbers += own[d].numbers
             fp.cites_law |= own[d].cites_law

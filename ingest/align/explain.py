@@ -147,12 +147,12 @@ def why(
         if pointer and pointer[0] == twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, only refers to {pointer[1]}, "
-                f"where the rule now is."
+                f"which holds this rule."
             )
         if pointer:
             base += (
-                f"; {pointer[0]}, which stands in its place, only refers to {pointer[1]}, "
-                f"where the rule now is"
+                f"; {pointer[0]}, the counterpart of {a_id} by position, only refers to "
+                f"{pointer[1]}, which holds this rule"
             )
         if twin:
             return base + (

@@ -13,7 +13,11 @@ do correspond). The law's own text is then compared, as a provision of its own, 
 provision of the other law: the one that matches it best, clearly ahead of the others and
 matching it better than any of its own book's sections does, is shown as its equivalent
 when the calibrated model (:mod:`.calibration`, the signals a matcher pair gets) finds it
-likely enough.
+likely enough. A provision of the other law that opens a list ("Budgivningen avslutas
+när:") is compared by its own words as well as with its list: a law's opening sentence may
+be the other book's lead-in of a section. The provision found may be one that a pointer
+reached too weakly to be shown (:func:`_weak_pointer`); one another pair shows is left
+alone: never two equivalents for one provision.
 """
 
 from __future__ import annotations
@@ -81,9 +85,10 @@ def own_text_rows(
             continue
         y, p, feats = found
         holder = matcher.taken.get(y) if x == a else matcher.match.get(y)
-        pointed = holder is not None and matcher.how.get(holder if x == a else y) == "pointer"
-        if p < calibration.SHOW or holder not in (None, x) and not pointed:
-            continue  # one equivalent for one provision, unless a pointer led there
+        if p < calibration.SHOW or (
+            holder not in (None, x) and not _weak_pointer(matcher, holder, y, x == a)
+        ):
+            continue  # never two equivalents for one provision
         ra, rb = (x, y) if x == a else (y, x)
         relation = "renumbered" if corpus.provs[x].law == corpus.provs[y].law else "moved"
         why = (
@@ -94,6 +99,16 @@ def own_text_rows(
         ev = {"why": why, "own_text": x, "signals": {k: round(v, 3) for k, v in feats.items()}}
         out.append(Row(ra, rb, "content", round(p, 4), 0, ev, relation))
     return out
+
+
+def _weak_pointer(matcher: PairMatcher, holder: str, y: str, y_in_b: bool) -> bool:
+    """Whether ``holder`` holds ``y`` only by following a pointer, too weakly to be shown:
+    a pointer says in which law a rule now is, the own text of a law says more (1997
+    35D's pointer in 2017 35D leads to Law 39, whose 39A is what 1997 Law 39 opens with)."""
+    a, b = (holder, y) if y_in_b else (y, holder)
+    d = matcher.decisions.get(a)
+    shown = d is not None and d.b == b and d.relation in ("same", "renumbered", "moved")
+    return matcher.how.get(a) == "pointer" and not shown
 
 
 def _own_equivalent(corpus, bags, lex, idf, matcher, x: str, z: str):

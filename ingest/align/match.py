@@ -147,7 +147,9 @@ class PairMatcher:
         self.match: dict[str, str] = {}
         self.taken: dict[str, str] = {}
         self.how: dict[str, str] = {}
-        """How each match was found: ``both``, ``sequence``, ``swap`` or ``search``."""
+        """How each match was found: ``both`` (sequence and assignment agree),
+        ``sequence``, ``swap``, ``island``, ``search``, ``refined``, ``leaves`` or
+        ``pointer``."""
         self.decisions: dict[str, Decision] = {}
         self.pointers: dict[str, tuple[str, str]] = {}
         """Pairs found by following a pointer (:meth:`_follow_pointers`): for the provision
@@ -432,53 +434,48 @@ class PairMatcher:
         refers to: when a rule moved, the book that moved it often left a short pointer
         in the old place (2007 Law 34, "... tillämpas lag 17E2", holds none of 1997 Law
         34's rule; 2007 Law 35's items each say which of Laws 36-39 applies). The
-        counterpart (the matcher's pair or the label twin) is a pointer when neither it
-        nor the provision is divided, it is much shorter than the provision
+        counterpart in ``doc_b`` (the matcher's pair or the label twin) is a pointer when
+        neither it nor the provision is divided, it is much shorter than the provision
         (:data:`calibration.POINTER_SHORT` of the usual length) and it cites a provision
-        of a law the provision neither belongs to nor cites. The provision then takes
-        what its wording fits best of what is cited (the cited provision or one inside
-        it, clearly ahead of the rest) when that one is free for it; a pair the matcher
-        had already found that way keeps its partner, now with the pointer's support."""
+        of a law the provision neither belongs to nor cites. The provision then takes the
+        undivided provision of what is cited (the cited one or one inside it) that a third
+        book leads to, or else that its wording fits best, clearly ahead of the rest, when
+        that one is free for it (a pair
+        whose provision refers to the one that takes it gives way: 1997 54D only says that
+        1997 Law 56 applies, and 2007 54D is the rule of 1997 Law 56); a pair the matcher
+        had already found keeps its partner, now with the pointer's support. Run after the
+        first pass, so that the bridges through a third book count the pointer once, in
+        the pair's own signal."""
         sb = self.space.b
         for a in self.space.a.ids:
             twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
-            for c in dict.fromkeys(x for x in (self.match.get(a), twin) if x in sb.index):
-                found = self._pointed(a, c, forward=True)
+            held = self.match.get(a)
+            for c in dict.fromkeys(x for x in (held, twin) if x in sb.index):
+                found = self._pointer_target(a, c)
                 if found is None:
                     continue
-                y = found[0]
-                if self.match.get(a) != y:
-                    if not self._free_for(a, y):
+                y, cited = found
+                if held != y:
+                    if held not in (None, c) and self.fit(a, y) < self.fit(a, held):
+                        continue  # its own pair fits better than what the pointer offers
+                    if not self._free_for(a, y) and not self.refers_to(self.taken[y], a):
                         continue
-                    self._release(a)
+                    if held is not None:
+                        del self.taken[held]
+                        del self.match[a]
                     if y in self.taken:
-                        self._release(self.taken[y])
-                self._point(a, y, (c, found[1]))
-                break
-        for b in sb.ids:
-            twin = self.corpus.by_label[self.doc_a].get(self.corpus.provs[b].label)
-            for c in dict.fromkeys(x for x in (self.taken.get(b), twin) if x in self.space.a.index):
-                found = self._pointed(b, c, forward=False)
-                if found is None or found[0] in self.pointers:
-                    continue
-                x = found[0]
-                held = self.match.get(x)
-                if held not in (None, b) and (
-                    self.fit(x, held) + calibration.SEARCH_MARGIN > self.fit(x, b)
-                ):
-                    continue
-                if held != b:
-                    if b in self.taken:
-                        self._release(self.taken[b])
-                    self._release(x)
-                self._point(x, b, (c, found[1]))
+                        holder = self.taken.pop(y)
+                        del self.match[holder]
+                        self.how.pop(holder, None)
+                    self._take(a, y, "pointer")
+                self.how[a] = "pointer"
+                self.pointers[a] = (c, cited)
                 break
 
-    def _point(self, a: str, b: str, pointer: tuple[str, str]) -> None:
-        if self.match.get(a) != b:
-            self._take(a, b, "pointer")
-        self.how[a] = "pointer"
-        self.pointers[a] = pointer
+    def refers_to(self, x: str, y: str) -> bool:
+        """Whether provision ``x`` cites ``y`` (or a provision around it)."""
+        fp = self.space.fps.get(x)
+        return fp is not None and bool(fp.cited_ids & ({y} | self.corpus.above(y)))
 
     def _divided(self, nid: str) -> bool:
         """Whether a provision has sub-provisions with text."""
@@ -486,34 +483,38 @@ class PairMatcher:
         index = self.space.a.index if mine else self.space.b.index
         return any(d in index for d in self.corpus.descendants(nid)[1:])
 
-    def _pointed(self, x: str, c: str, forward: bool) -> tuple[str, str] | None:
-        """What ``c`` (a counterpart of ``x`` in the other book) points to, when ``c`` is
-        a pointer for ``x`` (see :meth:`_follow_pointers`): the provision that fits ``x``
-        best and the cited provision it lies in; ``forward``: ``x`` is of ``doc_a``."""
-        fx, fc = self.space.fps.get(x), self.space.fps.get(c)
-        if fx is None or fc is None or not fc.targets or not self.corpus.provs[c].text:
+    def _pointer_target(self, a: str, c: str) -> tuple[str, str] | None:
+        """What ``c`` (a counterpart of ``a`` in ``doc_b``) points to, when ``c`` is a
+        pointer for ``a`` (see :meth:`_follow_pointers`): the undivided provision that
+        fits ``a`` best, and the cited provision it lies in."""
+        fa, fc = self.space.fps.get(a), self.space.fps.get(c)
+        if fa is None or fc is None or not fc.cited_ids or not self.corpus.provs[c].text:
             return None
-        if self._divided(x) or self._divided(c):
+        if self._divided(a) or self._divided(c):
             return None  # a pointer is a sentence or two, and so is the rule it replaced
-        lx, lc = len(self.corpus.subtree_text(x)), len(self.corpus.subtree_text(c))
-        usual = math.exp(self.space.log_ratio if forward else -self.space.log_ratio)
-        if lc >= calibration.POINTER_SHORT * usual * lx:
+        la, lc = len(self.corpus.subtree_text(a)), len(self.corpus.subtree_text(c))
+        if lc >= calibration.POINTER_SHORT * math.exp(self.space.log_ratio) * la:
             return None
-        index = self.space.b.index if forward else self.space.a.index
-        own = fx.cites_law | {law_of(self.corpus.provs[x].label)}
+        own = fa.cites_law | {law_of(self.corpus.provs[a].label)}
         options = {
             d: t
-            for t in sorted(fc.targets)
-            if t in self.corpus.provs and law_of(self.corpus.provs[t].label) not in own
+            for t in sorted(fc.cited_ids)
+            if law_of(self.corpus.provs[t].label) not in own
             for d in self.corpus.descendants(t)
-            if d in index and not _related(self.corpus, d, c)
+            if d in self.space.b.index and not self._divided(d) and not _related(self.corpus, d, c)
         }
         if not options:
             return None
-        fit = (lambda d: self.fit(x, d)) if forward else (lambda d: self.fit(d, x))
-        best = max(options, key=lambda d: (fit(d), d))
-        rival = max((fit(d) for d in options if not _related(self.corpus, d, best)), default=0.0)
-        if fit(best) < calibration.LEAF_THETA or fit(best) - rival < calibration.SEARCH_MARGIN:
+        reached = sorted((self.bridges or {}).get(a, set()) & options.keys())
+        if len(reached) == 1:  # a third book leads to one of them: that one
+            best = reached[0]
+            return (best, options[best]) if self.fit(a, best) >= calibration.POINTER_FIT else None
+        best = max(options, key=lambda d: (self.fit(a, d), d))
+        rival = max(
+            (self.fit(a, d) for d in options if not _related(self.corpus, d, best)), default=0.0
+        )
+        fit = self.fit(a, best)
+        if fit < calibration.POINTER_FIT or fit - rival < calibration.SEARCH_MARGIN:
             return None  # what is cited holds several rules, and the wording does not choose
         return best, options[best]
 
@@ -602,8 +603,10 @@ class PairMatcher:
     # -- run -------------------------------------------------------------------------
 
     def run(self) -> dict[str, Decision]:
-        """Match top down, search the rest, then decide every provision with text."""
+        """Match top down, search the rest, follow the pointers, then decide every
+        provision with text."""
         self.line_up()
+        self._follow_pointers()
         return self.decide()
 
     def line_up(self) -> dict[str, str]:
@@ -616,7 +619,6 @@ class PairMatcher:
                     self._search(a)
         self._refine()
         self._leaf_sequences()
-        self._follow_pointers()
         return self.match
 
     def decide(self) -> dict[str, Decision]:
