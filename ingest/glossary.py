@@ -266,7 +266,7 @@ def _tag_language(
     """
     from spacy.matcher import PhraseMatcher
 
-    from .nlp import fold, keep_word_tokens, pipeline
+    from .nlp import fold, pipeline
 
     if not docs:
         return []
@@ -292,10 +292,9 @@ def _tag_language(
     ).fetchall()
     jobs = [(r[0], r[1], f, r[i]) for r in rows for i, f in ((2, "title"), (3, "text")) if r[i]]
     out = []
-    for (node, doc_id, fld, text), doc in zip(
+    for (node, doc_id, fld, _), doc in zip(
         jobs, _keyed(lang, nlp, [j[3] for j in jobs]), strict=True
     ):
-        keep_word_tokens(lang, text, doc)  # the search index reads them after this stage
         found = sorted(
             (start - end, start, via, keys[key], end)
             for via, matcher in enumerate(matchers)

@@ -193,33 +193,3 @@ def sentences_many(lang: str, texts: list[str]) -> list[list[str]]:
 def lemmas(lang: str, text: str) -> list[str]:
     """Return the folded lemmas of the word tokens of ``text``."""
     return [t.lemma_ for t in pipeline(lang)(text) if t.is_alpha]
-
-
-_TOKENIZED: dict[tuple[str, str], list[str]] = {}
-"""Word tokens of texts already tokenized in this process (:func:`keep_word_tokens`)."""
-
-
-def keep_word_tokens(lang: str, text: str, doc: Doc) -> None:
-    """Remember the lowercased tokens of ``doc`` (``text`` tokenized by :func:`pipeline`
-    of ``lang``) that are neither spaces nor punctuation, for :func:`word_tokens`: the
-    glossary tokenizes every text of the books, and the search index, which runs after it
-    in the same process, reads them instead of tokenizing them again."""
-    _TOKENIZED[(lang, text)] = [t.lower_ for t in doc if not (t.is_space or t.is_punct)]
-
-
-def word_tokens(lang: str, text: str) -> list[str]:
-    """The lowercased tokens of ``text`` that are neither spaces nor punctuation, as the
-    tokenizer of :func:`pipeline` gives them (remembered ones are handed out once)."""
-    got = _TOKENIZED.pop((lang, text), None)
-    if got is not None:
-        return got
-    return [
-        t.lower_
-        for t in pipeline(lang, lemmas=False).tokenizer(text)
-        if not (t.is_space or t.is_punct)
-    ]
-
-
-def forget_word_tokens() -> None:
-    """Drop the remembered tokens (a stage that tokenized texts nobody read)."""
-    _TOKENIZED.clear()

@@ -84,21 +84,3 @@ def test_pipeline_sets_folded_lemmas():
 def test_unknown_language_is_a_clear_error():
     with pytest.raises(ValueError, match="unsupported language 'xx'"):
         nlp.pipeline("xx")
-
-
-def test_word_tokens_kept_by_one_stage_are_those_the_tokenizer_gives():
-    text = "Jos pelaaja (ks. 16 §) revokoi, 2 tikkiä; ”ei” – ja niin edelleen."
-    fresh = nlp.word_tokens("fi", text)
-    assert fresh == [
-        t.lower_
-        for t in nlp.pipeline("fi", lemmas=False).tokenizer(text)
-        if not (t.is_space or t.is_punct)
-    ]
-    doc = nlp.pipeline("fi", lemmas=False)(text)
-    nlp.keep_word_tokens("fi", text, doc)
-    kept = nlp._TOKENIZED[("fi", text)]
-    assert nlp.word_tokens("fi", text) is kept and kept == fresh  # handed out once...
-    assert ("fi", text) not in nlp._TOKENIZED  # ... then forgotten
-    nlp.keep_word_tokens("fi", text, doc)
-    nlp.forget_word_tokens()
-    assert not nlp._TOKENIZED

@@ -47,7 +47,7 @@ class Analyzer:
     freq: Counter = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
-        nlp.pipeline(self.lang, lemmas=False)  # an unknown language fails here
+        self._nlp = nlp.pipeline(self.lang, lemmas=False)
         self._low: dict[str, Form] = {}
 
     def form(self, low: str) -> Form:
@@ -67,13 +67,14 @@ class Analyzer:
         return got
 
     def analyse(self, text: str) -> list[Form]:
-        """Return the analysed word pieces of ``text`` in order (spaCy tokenization, or the
-        tokens the glossary stage kept of it: :func:`ingest.nlp.word_tokens`)."""
+        """Return the analysed word pieces of ``text`` in order (spaCy tokenization)."""
         out: list[Form] = []
         if not text:
             return out
-        for low in nlp.word_tokens(self.lang, text):
-            for piece in WORD.findall(low):
+        for tok in self._nlp.tokenizer(text):
+            if tok.is_space or tok.is_punct:
+                continue
+            for piece in WORD.findall(tok.lower_):
                 f = self.form(piece)
                 self.freq[f.surface] += 1
                 out.append(f)

@@ -20,7 +20,6 @@ import sqlite3
 import time
 from collections import Counter
 
-from .. import nlp
 from ..store import TwoSteps
 from .analyze import Analyzer, Form
 from .compound import split_compound
@@ -99,7 +98,6 @@ def search_prepare(con: sqlite3.Connection) -> dict:
                 an.analyse(text),
             )
         )
-    nlp.forget_word_tokens()  # every node is analysed: what the glossary kept is read
     compounds = {lang: _compounds(an) for lang, an in analyzers.items()}
 
     def parts(lang: str, forms: list[Form]) -> str:
