@@ -271,6 +271,7 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     for row in rows:  # two unrelated rules with one label: the lead keeps the plain key
         if lead_doc not in row["cells"] and (row["key"] in lead_keys or row["key"] in seen):
             doc = next(d for d, c in row["cells"].items() if c)
+            row["shown"] = f"{row['key']} ({doc})"  # the label in words, for the page
             row["key"] = f"{row['key']}-{doc}"
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}

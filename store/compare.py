@@ -27,7 +27,9 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
     Returns:
         ``{"label", "query", "docs", "versions": {doc: cell | None-like}, "rows": [{"key",
         "depth", "cells": {doc: cell | None}, "gaps", "divergences", "sentences"}],
-        "divergences", "scores", "topics", "sentences"}``; ``sentences`` pairs the
+        "divergences", "scores", "topics", "sentences"}`` (a row of one book under a label
+        the lead book uses for another rule has the key ``<label>-<doc>`` and ``"shown":
+        "<label> (<doc>)"``); ``sentences`` pairs the
         reference version (or row cell) with each other one, sentence by sentence. A
         cell is ``{"id","doc","label","kind","title","text","attrs"}``; a version found
         through the content alignment has ``via``.

@@ -204,3 +204,15 @@ def test_sentences_of_an_unconfirmed_twin_say_so(con, client):
     assert page.count("not confirmed as the equivalent") == len(
         [g for g in groups if g["relation"] == "unconfirmed"]
     )
+
+
+def test_a_row_of_one_book_under_a_shared_label_reads_in_words(client):
+    # two unrelated rules under one label: the row of the book that is not the lead keeps
+    # a key of its own for links, and shows the label with its book, not the key
+    r = client.get("/api/compare/22")
+    keys = [row["key"] for row in r.json()["rows"]]
+    own = [row for row in r.json()["rows"] if row["key"].endswith("-fi-1997")]
+    assert own and all(row["shown"] == f"{row['key'][: -len('-fi-1997')]} (fi-1997)" for row in own)
+    page = client.get("/compare/22").text
+    assert "22A (fi-1997)" in page and ">22A-fi-1997<" not in page
+    assert len(keys) == len(set(keys))
