@@ -440,12 +440,12 @@ class PairMatcher:
         of a law the provision neither belongs to nor cites. The provision then takes the
         undivided provision of what is cited (the cited one or one inside it) that a third
         book leads to, or else that its wording fits best, clearly ahead of the rest, when
-        that one is free for it (a pair
-        whose provision refers to the one that takes it gives way: 1997 54D only says that
-        1997 Law 56 applies, and 2007 54D is the rule of 1997 Law 56); a pair the matcher
-        had already found keeps its partner, now with the pointer's support. Run after the
-        first pass, so that the bridges through a third book count the pointer once, in
-        the pair's own signal."""
+        that one is free for it, unless its own pair (not the pointer) fits it better. A
+        pair whose provision only refers to the one that takes its partner gives way (1997
+        54D says that 1997 Law 56 applies, and 2007 54D is the rule of 1997 Law 56); a
+        pair the matcher had already found keeps its partner, now with the pointer's
+        support. Run after the first pass, so that the bridges through a third book count
+        the pointer once, in the pair's own signal."""
         sb = self.space.b
         for a in self.space.a.ids:
             twin = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
@@ -458,15 +458,21 @@ class PairMatcher:
                 if held != y:
                     if held not in (None, c) and self.fit(a, y) < self.fit(a, held):
                         continue  # its own pair fits better than what the pointer offers
-                    if not self._free_for(a, y) and not self.refers_to(self.taken[y], a):
-                        continue
+                    holder = self.taken.get(y)
+                    if (
+                        holder is not None
+                        and not self._free_for(a, y)
+                        and (_related(self.corpus, holder, a) or not self.refers_to(holder, a))
+                    ):
+                        continue  # held by a better pair that is no pointer to this one
                     if held is not None:
                         del self.taken[held]
                         del self.match[a]
-                    if y in self.taken:
-                        holder = self.taken.pop(y)
+                    if holder is not None:
+                        del self.taken[y]
                         del self.match[holder]
                         self.how.pop(holder, None)
+                        self.pointers.pop(holder, None)
                     self._take(a, y, "pointer")
                 self.how[a] = "pointer"
                 self.pointers[a] = (c, cited)
