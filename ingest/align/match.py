@@ -484,10 +484,8 @@ class PairMatcher:
         return fp is not None and bool(fp.cited_ids & ({y} | self.corpus.above(y)))
 
     def _divided(self, nid: str) -> bool:
-        """Whether a provision has sub-provisions with text."""
-        mine = self.corpus.provs[nid].doc == self.doc_a
-        index = self.space.a.index if mine else self.space.b.index
-        return any(d in index for d in self.corpus.descendants(nid)[1:])
+        """Whether a provision has sub-provisions (:meth:`_kids`)."""
+        return bool(self._kids(nid, self.corpus.provs[nid].doc))
 
     def _pointer_target(self, a: str, c: str) -> tuple[str, str] | None:
         """What ``c`` (a counterpart of ``a`` in ``doc_b``) points to, when ``c`` is a
