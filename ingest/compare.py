@@ -438,7 +438,54 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
             con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
         ),
         "topics": _topics(con, laws),
+        "moved": _moved(con, versions, lead),
     }
+
+
+def _moved(con, versions: dict[str, dict], lead: str | None) -> list[dict]:
+    """Where the rule of a version that is not the reference's rule now lives in the
+    other books (a rule that moved and left a pointer, or another rule, under the old
+    label): one entry per such version, ``{"for", "doc", "cells": {doc: cell | None},
+    "relations": {doc: relation}, "sentences"}``, listed only when one of its
+    equivalents is not the provision the page already shows for that book."""
+    out = []
+    shown = {d: v.get("id") for d, v in versions.items()}
+    for doc, v in versions.items():
+        if not v.get("id") or doc == lead or not (v.get("via") or {}).get("flagged"):
+            continue
+        links = aligned(con, v["id"])
+        cells: dict[str, dict | None] = {doc: None}
+        relations: dict[str, str] = {}
+        for other in versions:
+            if other == doc:
+                continue
+            eq = next(
+                (
+                    x
+                    for x in links
+                    if x["doc"] == other and not x["flagged"] and x["relation"] in EQUIVALENT
+                ),
+                None,
+            )
+            row = _node(con, eq["id"]) if eq else None
+            if eq is None or row is None or not _has_text(con, row):
+                cells[other] = None
+                continue
+            cells[other] = _cell(row)
+            relations[other] = eq["relation"]
+        if not any(c and c["id"] != shown.get(d) for d, c in cells.items()):
+            continue
+        cells[doc] = {k: v[k] for k in ("id", "doc", "label", "kind", "title", "text", "attrs")}
+        out.append(
+            {
+                "for": v["id"],
+                "doc": doc,
+                "cells": cells,
+                "relations": relations,
+                "sentences": _sentences(con, cells, doc),
+            }
+        )
+    return out
 
 
 def with_divergences(

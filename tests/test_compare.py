@@ -119,6 +119,41 @@ def test_missing_versions_and_errors(con):
         compare(con, "20", ["fi-2007"])
 
 
+def test_a_rule_that_moved_away_from_its_label_is_shown_where_it_now_is(con, client):
+    # 2007 and 2017 Law 34 only refer to Law 17, where the rule of 1997 Law 34 now is
+    r = compare(con, "34")
+    moved = {m["for"]: m for m in r["moved"]}
+    assert r["versions"]["fi-1997"]["via"]["flagged"] and "fi-1997/34" in moved
+    m = moved["fi-1997/34"]
+    assert m["cells"]["fi-1997"]["id"] == "fi-1997/34"
+    for doc in ("el-2017", "sv-2007"):
+        cell = m["cells"][doc]
+        assert cell["label"].startswith("17") and m["relations"][doc] == "moved"
+        assert cell["id"] != r["versions"][doc]["id"] and len(cell["text"]) > 150
+    assert {(s["a"], s["doc_b"]) for s in m["sentences"]} >= {("fi-1997/34", "el-2017")}
+    assert client.get("/api/compare/34").json()["moved"][0]["for"] == "fi-1997/34"
+    page = client.get("/compare/34").text
+    assert "Rule of fi-1997/34 now at" in page and 'href="/doc/sv-2007/17E2"' in page
+
+
+def test_every_moved_row_shows_only_reliable_equivalents_of_a_flagged_version(con):
+    from lawgraph.ingest.align import equivalent
+
+    laws = [r[0] for r in con.execute("SELECT DISTINCT label FROM nodes WHERE kind = 'law'")]
+    seen = 0
+    for label in laws:
+        r = compare(con, label)
+        for m in r["moved"]:
+            seen += 1
+            assert r["versions"][m["doc"]]["via"]["flagged"]
+            for doc, cell in m["cells"].items():
+                if doc != m["doc"]:
+                    assert (cell and cell["id"]) == equivalent(con, m["for"], doc)
+            assert any(c and c["id"] != r["versions"][d].get("id")
+                       for d, c in m["cells"].items())  # fmt: skip
+    assert seen >= 2
+
+
 def test_api_compare_and_divergences(client):
     r = client.get("/api/compare/16B1", params={"docs": "fi-2007,sv-2007"})
     assert r.status_code == 200 and r.json()["docs"] == ["fi-2007", "sv-2007"]

@@ -64,6 +64,10 @@ def _table(result: dict) -> None:
         block("  " * (row["depth"] - 1) + row["key"], row["cells"])
         for f in row["divergences"]:
             click.echo(f"{'':<{kw}}! {_pair(f)} {f['type']} ({f['severity']}): {f['message']}")
+    for m in result.get("moved", []):
+        click.echo("")
+        click.echo(f"The rule of {m['for']} is now at:")
+        block("", m["cells"])
     if result["topics"]:
         click.echo(
             "\nEstonian topics: "

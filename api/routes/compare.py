@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from lawgraph import store
 from lawgraph.ingest.labels import normalise_label
@@ -65,6 +65,19 @@ class CompareRow(BaseModel):
     sentences: list[dict[str, Any]] = []
 
 
+class MovedRule(BaseModel):
+    """Where the rule of a version that is not the reference's rule now lives in the
+    other books (``cells``: its equivalent in each, ``null`` where it has none)."""
+
+    for_: str = Field(alias="for")
+    doc: str
+    cells: dict[str, dict[str, Any] | None]
+    relations: dict[str, str]
+    sentences: list[dict[str, Any]] = []
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
 class CompareOut(BaseModel):
     """Every version of a provision; sub-provisions lined up row by row (a document
     without a sub-provision has ``null`` in that row); divergences attached."""
@@ -78,6 +91,7 @@ class CompareOut(BaseModel):
     scores: list[dict[str, Any]]
     topics: list[dict[str, Any]]
     sentences: list[dict[str, Any]] = []
+    moved: list[MovedRule] = []
 
 
 class DivergenceOut(BaseModel):
