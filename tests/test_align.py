@@ -211,6 +211,24 @@ def test_same_edition_rows_and_definitions(con):
     assert equivalent(con, "fi-1997/def/brikka", "fi-2007") == "fi-2007/def/brikka"
 
 
+def test_a_title_only_law_says_what_its_same_edition_twin_says(con):
+    # fi-2007 gives only the title of many laws: their rows are read through sv-2007
+    through = con.execute(
+        "SELECT a, b, relation, flagged, evidence FROM alignments WHERE method = 'edition' "
+        "AND evidence LIKE '%\"through\"%'"
+    ).fetchall()
+    assert len(through) > 20
+    edition = dict(con.execute("SELECT id, edition FROM documents").fetchall())
+    laws = 0
+    for a, b, relation, flagged, evidence in through:
+        twin = json.loads(evidence)["through"]
+        same = edition[twin.split("/")[0]] == edition[a.split("/")[0]]
+        twin_row = row(con, b if same else a, twin)
+        assert (relation, bool(flagged)) == (twin_row["relation"], bool(twin_row["flagged"]))
+        laws += relation == "law"
+    assert laws >= 1  # e.g. el-2017/22, whose opening text is sv-2007 22A
+
+
 def test_numbers_ignore_labels_and_pages():
     assert numbers_in("fi", "niitä kolmetoista (ks. (s. 83) 77 §) ja 12C1") == {13: 1}
     assert numbers_in("sv", "exakt 13, se lag 65B3") == {13: 1}

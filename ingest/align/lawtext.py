@@ -53,20 +53,37 @@ def law_pairs(corpus: Corpus, a: str, b: str) -> tuple[str, str] | None:
 
 
 def relabel(corpus: Corpus, rows: list[Row]) -> None:
-    """Give every shown pair of laws with their text divided differently :data:`LAW`."""
+    """Give every shown pair of laws with their text divided differently :data:`LAW`; a
+    law a book gives only by title (a row read ``through`` its same-edition twin) is read
+    as that twin, so it says what the twin's row says."""
     for r in rows:
         if r.flagged or r.relation not in ("same", "renumbered", "moved"):
             continue
-        pair = law_pairs(corpus, r.a, r.b)
+        twin = r.evidence.get("through") if r.method == "edition" else None
+        title_only = next(
+            (n for n in (r.a, r.b) if twin and not corpus.provs[n].has_text and n != twin), None
+        )
+        a, b = (twin if r.a == title_only else r.a), (twin if r.b == title_only else r.b)
+        pair = law_pairs(corpus, a, b)
         if pair is None:
             continue
         x, z = pair
         r.relation = LAW
-        r.evidence["why"] = (
-            f"{r.a} and {r.b} are the same law, but {x} has an opening text of its own and "
+        why = (
+            f"{a} and {b} are the same law, but {x} has an opening text of its own and "
             f"{z} has none: its sections hold the text. The laws correspond; the text of "
             f"{x} is not the equivalent of {z} (look for it among the sections of {z})."
         )
+        if title_only:
+            why = (
+                f"{_doc(title_only)} gives only the title of this law; its text in the same "
+                f"edition ({twin}) says: {why}"
+            )
+        r.evidence["why"] = why
+
+
+def _doc(node_id: str) -> str:
+    return node_id.split("/", 1)[0]
 
 
 def own_text_rows(
