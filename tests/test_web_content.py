@@ -89,6 +89,15 @@ def test_provision_page_cited_by_and_equivalents(client):
     assert "not the equivalent" in old.get_text() or "No reliable equivalent" in old.get_text()
 
 
+def test_a_citing_definition_is_named_once(client):
+    # a definition is listed by its title: the title is not repeated beside it
+    page = get(client, "/doc/el-2017/22")
+    items = [li.get_text(" ", strip=True) for li in page.select("ul.citedby > li")]
+    term = next(t for t in items if t.startswith("Συμβόλαιο"))
+    assert term.count("Συμβόλαιο") == 1
+    assert any(t.startswith("77 ΠΙΝΑΚΑΣ") for t in items)  # a law keeps label and title
+
+
 def test_a_book_that_shows_an_equivalent_is_not_also_said_to_have_none(client, con):
     """A provision with an equivalent in a book (el-2017/72C has fi-2007/23, through the
     title of fi-2007's Law 23) while the matcher found none there: the store keeps only the
