@@ -152,6 +152,38 @@ def test_go_to_provision(client, query, location):
     assert r.status_code == 303 and r.headers["location"] == location
 
 
+def test_a_label_typed_in_another_books_numbering_goes_to_its_equivalent(client, con):
+    from lawgraph.store.align import equivalent
+
+    # 2017 swapped 16C and 16D: the Greek 16Γ is the Swedish 16D, and the page says why
+    r = client.get("/go", params={"label": "16Γ", "doc": "sv-2007"})
+    want = equivalent(con, "el-2017/16C", "sv-2007")
+    assert want == "sv-2007/16D"
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/doc/{want}?came=")
+    page = get(client, r.headers["location"])
+    note = page.select_one("p.came").get_text(" ", strip=True)
+    assert "el-2017/16C" in note and "its equivalent in sv-2007" in note
+    # a Swedish label asked of the Greek book, and a rule that moved to another law
+    r = client.get("/go", params={"label": "lag 16C", "doc": "el-2017"})
+    assert r.headers["location"].startswith("/doc/el-2017/16D?")
+    r = client.get("/go", params={"label": "72Γ", "doc": "sv-2007"})
+    assert r.headers["location"].startswith("/doc/sv-2007/23?")
+    # a label in the book's own script is the book's own numbering
+    r = client.get("/go", params={"label": "16C", "doc": "sv-2007"})
+    assert r.headers["location"] == "/doc/sv-2007/16C"
+    # with no reliable equivalent the same label is shown, and the page says it may differ
+    for node in con.execute("SELECT id, label FROM nodes WHERE doc = 'el-2017' AND kind IN "
+                            "('section', 'subsection') ORDER BY ord"):  # fmt: skip
+        same = con.execute("SELECT 1 FROM nodes WHERE id = ?", (f"sv-2007/{node[1]}",))
+        if same.fetchone() and equivalent(con, node[0], "sv-2007") is None:
+            break
+    else:
+        pytest.fail("every Greek section has a Swedish equivalent")
+    page = get(client, f"/doc/sv-2007/{node[1]}?came={node[0]}")
+    assert "not necessarily the same rule" in page.select_one("p.came").get_text()
+    assert get(client, "/doc/sv-2007/16D?came=xx-1/16C").select_one("p.came") is None
+
+
 def test_go_to_a_label_several_books_have_lists_them(client):
     page = get(client, "/go?label=16 B 1")
     links = [a["href"] for a in page.select("ul.choices a")]

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from lawgraph import store
 from lawgraph.ingest.labels import normalise_label
+from lawgraph.store.align import equivalent
 from lawgraph.store.coverage import coverage
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import LookupError_, resolve_id
@@ -80,8 +81,11 @@ def document_page(request: Request, doc_id: str, con: Con) -> Response:
 
 @router.get("/doc/{doc_id}/{label:path}", response_class=HTMLResponse)
 @on_loop
-def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
-    """One provision with its children, citations and equivalents (twin: /api/nodes/…)."""
+def node_page(
+    request: Request, doc_id: str, label: str, con: Con, came: Text = ""
+) -> Response:
+    """One provision with its children, citations and equivalents (twin: /api/nodes/…);
+    ``came``: the provision of another book the user typed the label of (:func:`go`)."""
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
     except LookupError_ as exc:
@@ -90,8 +94,10 @@ def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
             raise HTTPException(404, str(exc)) from exc
         return page
     if nid != f"{doc_id}/{label}":
-        return RedirectResponse(node_url(nid), status_code=301)
+        where = query_url(node_url(nid), came=came) if came else node_url(nid)
+        return RedirectResponse(where, status_code=301)
     view = provision_view(con, nid)
+    view["came"] = _came(con, came, nid)
     n = view["n"]
     doc = store.document(con, doc_id)
     name = n["label"] if n["kind"] in ("law", "section", "subsection", "item", "subitem") else ""
@@ -99,6 +105,15 @@ def node_page(request: Request, doc_id: str, label: str, con: Con) -> Response:
     return render(
         request, "node.html", view | {"doc": doc, "title": title, "twin": f"/api/nodes/{nid}"}
     )
+
+
+def _came(con: sqlite3.Connection, came: str, nid: str) -> dict | None:
+    """What the page says about the provision of another book the user typed the label
+    of: ``{"id", "equivalent"}`` (whether ``nid`` is its equivalent), or None."""
+    doc = nid.split("/", 1)[0]
+    if not came or came.split("/", 1)[0] == doc or store.node(con, came) is None:
+        return None
+    return {"id": came, "equivalent": equivalent(con, came, doc) == nid}
 
 
 def _title_only_page(
@@ -132,6 +147,26 @@ def _title_only_page(
     )
 
 
+def _other_language(con: sqlite3.Connection, text: str, doc: str) -> str | None:
+    """The provision ``text`` names in the one book of the language its script or words
+    say (a Greek-script label is the Greek book's numbering), when that is not ``doc``'s
+    language; None otherwise."""
+    d = store.document(con, doc)
+    if d is None:
+        return None
+    try:
+        found = _candidates(con, text)
+    except ValueError:
+        return None
+    for lang, rx in LANGUAGE_HINTS.items():
+        if lang == d["language"] or not rx.search(text):
+            continue
+        mine = [r["id"] for r in found if r["language"] == lang]
+        if len(mine) == 1:
+            return mine[0]
+    return None
+
+
 def _candidates(con: sqlite3.Connection, text: str) -> list[sqlite3.Row]:
     """Nodes in any document whose label is what ``text`` names (raises ValueError)."""
     text = text.strip()
@@ -156,11 +191,17 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
     if not text:
         raise HTTPException(400, "type a provision label, e.g. 16B1 or Νόμος 20ΣΤ5")
     if doc or _DOC_PREFIX.match(text):
+        came = _other_language(con, text, doc) if doc else None
+        if came is not None:
+            eq = equivalent(con, came, doc)
+            if eq is not None:
+                return RedirectResponse(query_url(node_url(eq), came=came), status_code=303)
         try:
             nid = resolve_id(con, f"{doc}/{text}" if doc else text)
         except LookupError_ as exc:
             raise HTTPException(404, str(exc)) from exc
-        return RedirectResponse(node_url(nid), status_code=303)
+        where = query_url(node_url(nid), came=came) if came and came != nid else node_url(nid)
+        return RedirectResponse(where, status_code=303)
     try:
         found = _candidates(con, text)
     except ValueError:
