@@ -81,9 +81,7 @@ def document_page(request: Request, doc_id: str, con: Con) -> Response:
 
 @router.get("/doc/{doc_id}/{label:path}", response_class=HTMLResponse)
 @on_loop
-def node_page(
-    request: Request, doc_id: str, label: str, con: Con, came: Text = ""
-) -> Response:
+def node_page(request: Request, doc_id: str, label: str, con: Con, came: Text = "") -> Response:
     """One provision with its children, citations and equivalents (twin: /api/nodes/…);
     ``came``: the provision of another book the user typed the label of (:func:`go`)."""
     try:

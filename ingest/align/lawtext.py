@@ -59,11 +59,12 @@ def relabel(corpus: Corpus, rows: list[Row]) -> None:
     for r in rows:
         if r.flagged or r.relation not in ("same", "renumbered", "moved"):
             continue
-        twin = r.evidence.get("through") if r.method == "edition" else None
+        twin: str | None = r.evidence.get("through") if r.method == "edition" else None
         title_only = next(
             (n for n in (r.a, r.b) if twin and not corpus.provs[n].has_text and n != twin), None
         )
-        a, b = (twin if r.a == title_only else r.a), (twin if r.b == title_only else r.b)
+        a = twin if twin and r.a == title_only else r.a
+        b = twin if twin and r.b == title_only else r.b
         pair = law_pairs(corpus, a, b)
         if pair is None:
             continue
