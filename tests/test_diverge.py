@@ -322,6 +322,31 @@ def test_an_unconfirmed_label_twin_is_compared_not_called_rewritten(con):
     assert not found(con, "el-2017/78D", "sv-2007/78D", "rewritten")
 
 
+def test_a_label_twin_that_points_to_another_law_is_not_called_plainly_rewritten(con):
+    """sv-2007/56 reads only "Se lag 54D."; el-2017/56 is a rule with its own list. The
+    report says which of the two is the short one and what it cites, instead of calling
+    the rule rewritten."""
+    [f] = found(con, "el-2017/56", "sv-2007/56", "rewritten")
+    assert "sv-2007/56 is much shorter and cites sv-2007/54D" in f["message"]
+    assert "may have moved" in f["message"]
+    # every twin read that way: the short one is undivided and cites what it names
+    rows = con.execute(
+        "SELECT a, b, evidence FROM alignments WHERE relation = 'partial' "
+        "AND evidence LIKE '%points_away%'"
+    ).fetchall()
+    assert rows
+    for a, b, evidence in rows:
+        away = json.loads(evidence)["points_away"]
+        short = away["pointer"]
+        assert short in (a, b)
+        assert not con.execute("SELECT 1 FROM nodes WHERE parent = ? AND kind IN "
+                               "('section', 'subsection', 'item', 'subitem')",
+                               (short,)).fetchone()  # fmt: skip
+        cited = {r[0] for r in con.execute("SELECT target FROM citations WHERE source = ?",
+                                           (short,))}  # fmt: skip
+        assert set(away["cites"]) <= cited
+
+
 def test_equal_percentages_give_no_numbers_divergence(corpus):
     """12C2(a): both 2007 versions give 40 %, 50 % and 60 %."""
     fi, sv = sides(corpus, "fi-2007/12C2(a)", "sv-2007/12C2(a)")

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..processes import Pool, computed, default_workers, reached
 from . import calibration
 from .evidence import fingerprints
-from .explain import anchors, length_ratio, matched_terms, why
+from .explain import _percent, anchors, length_ratio, matched_terms, why
 from .label import Corpus, load_corpus
 from .lawtext import LAW, own_text_rows, relabel
 from .lexicon import (
@@ -631,6 +631,16 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
             )
             if pointer:
                 ev["pointer"] = {"pointer": pointer[0], "cites": pointer[1]}
+            shape = matcher.pointing(a, d.b) if d.relation == "partial" else None
+            if shape:
+                ev["points_away"] = {"pointer": shape[0], "cites": shape[1]}
+                other = d.b if shape[0] == a else a
+                ev["why"] = (
+                    f"{a} and {d.b} carry the same label, but {shape[0]} is much shorter "
+                    f"and cites {', '.join(shape[1])}, which {other} does not: the rule "
+                    f"may have moved rather than been rewritten. Not shown as the "
+                    f"equivalent ({_percent(d.p)} likely); read both."
+                )
             rows.append(Row(a, d.b, method, round(d.p, 4), 0, ev, d.relation))
         if d.twin is not None and d.twin != d.b:
             p, feats = matcher.prob(a, d.twin)

@@ -132,6 +132,9 @@ class _Corpus:
     #: one finding each; their details are not compared (they are different rules). An
     #: unconfirmed twin (:func:`.calibration.unconfirmed`) is compared as an equivalent.
     rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
+    #: of those, the twins one of which has the shape of a pointer to another law
+    #: (:meth:`.match.PairMatcher.pointing`): the pointer and what it cites
+    points_away: dict[tuple[str, str], tuple[str, list[str]]] = field(default_factory=dict)
     #: per-node results reused by every pair the node is in (numbers, words, lemmas)
     memo: dict[tuple, Any] = field(default_factory=dict)
     """Values computed once per key (number mentions, lemma sets, rarities)."""
@@ -250,8 +253,9 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
     pairs: dict[tuple[str, str], float] = {}
     source = "alignments"
     if store.has_table(con, "alignments"):
-        for a, b, score, flagged, relation in con.execute(
-            "SELECT a, b, score, flagged, relation FROM alignments"
+        for a, b, score, flagged, relation, evidence in con.execute(
+            "SELECT a, b, score, flagged, relation, CASE WHEN relation = 'partial' "
+            "THEN evidence END FROM alignments"
         ):
             if relation == "topic" or a not in c.nodes or b not in c.nodes:
                 continue
@@ -266,6 +270,9 @@ def _pairs(con: sqlite3.Connection, c: _Corpus) -> tuple[list[tuple[str, str, fl
             pairs[(a, b)] = max(pairs.get((a, b), 0.0), float(score or 0.0))
             if relation == "partial" and not unconfirmed(relation, float(score or 0.0)):
                 c.rewritten[(a, b)] = float(score or 0.0)
+                away = json.loads(evidence or "{}").get("points_away")
+                if away:
+                    c.points_away[(a, b)] = (away["pointer"], list(away["cites"]))
     if not pairs:
         source = "labels"
         docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
@@ -540,6 +547,15 @@ def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
             f"{a} and {b} carry the same label and subject, but the rule was rewritten "
             f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
             f"{score:.0%})"
+        )
+    away = c.points_away.get((a, b))
+    if away and c.editions[da] != c.editions[db]:
+        other = b if away[0] == a else a
+        msg = (
+            f"{a} and {b} carry the same label, but {away[0]} is much shorter and cites "
+            f"{', '.join(away[1])}, which {other} does not: between the {c.editions[da]} "
+            f"and {c.editions[db]} editions the rule may have moved rather than been "
+            f"rewritten; read both (alignment {score:.0%})"
         )
     return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)}, msg)
 

@@ -487,6 +487,27 @@ class PairMatcher:
         """Whether a provision has sub-provisions (:meth:`_kids`)."""
         return bool(self._kids(nid, self.corpus.provs[nid].doc))
 
+    def pointing(self, a: str, b: str) -> tuple[str, list[str]] | None:
+        """Whether one of two label twins (``a`` of ``doc_a``, ``b`` of ``doc_b``) has the
+        shape of a pointer to another law (as :meth:`_follow_pointers` reads it: it is
+        undivided, much shorter than the other and cites a law the other neither belongs
+        to nor cites): ``(the pointer, what it cites there)``, else None. Such a
+        pair may be no rewritten rule at all: the rule may have moved where it points."""
+        la, lb = len(self.corpus.subtree_text(a)), len(self.corpus.subtree_text(b))
+        usual = math.exp(self.space.log_ratio)
+        for x, y, short in ((b, a, lb < calibration.POINTER_SHORT * usual * la),
+                            (a, b, la * usual < calibration.POINTER_SHORT * lb)):  # fmt: skip
+            fx, fy = self.space.fps.get(x), self.space.fps.get(y)
+            if not short or fx is None or fy is None or not self.corpus.provs[x].text:
+                continue
+            if self._divided(x):
+                continue  # a pointer is a sentence or two
+            own = fy.cites_law | {law_of(self.corpus.provs[y].label)}
+            away = sorted(t for t in fx.cited_ids if law_of(self.corpus.provs[t].label) not in own)
+            if away:
+                return x, away
+        return None
+
     def _pointer_target(self, a: str, c: str) -> tuple[str, str] | None:
         """What ``c`` (a counterpart of ``a`` in ``doc_b``) points to, when ``c`` is a
         pointer for ``a`` (see :meth:`_follow_pointers`): the undivided provision that
