@@ -59,7 +59,9 @@ def relabel(corpus: Corpus, rows: list[Row]) -> None:
     for r in rows:
         if r.flagged or r.relation not in ("same", "renumbered", "moved"):
             continue
-        twin: str | None = r.evidence.get("through") if r.method == "edition" else None
+        through = r.evidence.get("through") if r.method == "edition" else None
+        # a title-only law's own twin (a composed row names the books it went through)
+        twin = through if isinstance(through, str) and through in corpus.provs else None
         title_only = next(
             (n for n in (r.a, r.b) if twin and not corpus.provs[n].has_text and n != twin), None
         )
