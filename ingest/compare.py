@@ -459,20 +459,13 @@ def _moved(con, versions: dict[str, dict], lead: str | None) -> list[dict]:
         for other in versions:
             if other == doc:
                 continue
-            eq = next(
-                (
-                    x
-                    for x in links
-                    if x["doc"] == other and not x["flagged"] and x["relation"] in EQUIVALENT
-                ),
-                None,
-            )
-            row = _node(con, eq["id"]) if eq else None
-            if eq is None or row is None or not _has_text(con, row):
+            eq = _equivalent_in(links, other)
+            row = _node(con, eq) if eq else None
+            if row is None or not _has_text(con, row):
                 cells[other] = None
                 continue
             cells[other] = _cell(row)
-            relations[other] = eq["relation"]
+            relations[other] = next(x["relation"] for x in links if x["id"] == eq)
         if not any(c and c["id"] != shown.get(d) for d, c in cells.items()):
             continue
         cells[doc] = {k: v[k] for k in ("id", "doc", "label", "kind", "title", "text", "attrs")}
