@@ -615,3 +615,47 @@ def test_a_law_opening_a_list_is_found_where_the_other_book_opens_it(con):
     assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
     assert "opening text of el-2017/22" in r["evidence"]["why"]
     assert r["evidence"]["signals"]["length"] < 0.5  # its own words, not its whole list
+
+
+def _ibm1_by_loops(pairs, n_src, n_tgt, iterations):
+    """IBM Model 1 with the same position prior, one token at a time (the reference)."""
+    from collections import defaultdict
+
+    from lawgraph.ingest.align.lexicon import _diagonal
+
+    t = defaultdict(lambda: 1.0)
+    for _ in range(iterations):
+        counts = defaultdict(float)
+        for src, tgt in pairs:
+            s = [0, *src]
+            prior = _diagonal(len(src), len(tgt))
+            for j, w in enumerate(tgt):
+                weights = [t[(v, w)] * prior[i, j] for i, v in enumerate(s)]
+                total = sum(weights)
+                for v, x in zip(s, weights, strict=True):
+                    counts[(v, w)] += x / total
+        per_src = defaultdict(float)
+        for (v, _w), c in counts.items():
+            per_src[v] += c
+        t = defaultdict(float, {(v, w): c / per_src[v] for (v, w), c in counts.items()})
+    return t
+
+
+def test_em_both_ways_equals_one_way_at_a_time():
+    # t(b | a) and t(a | b) share one index of co-occurring word pairs: each direction
+    # must still be IBM Model 1 of its own, pairs of different shapes and repeated words
+    import numpy as np
+
+    from lawgraph.ingest.align.lexicon import KEEP, _ibm1_both
+
+    toy = [([1, 2, 3], [1, 2]), ([2, 3], [2, 3, 3, 4]), ([4, 1, 1], [4]), ([3], [1, 4, 2])]
+    idx = [(np.array(a), np.array(b)) for a, b in toy]
+    ab, ba = _ibm1_both(idx, 5, 5, 4)
+    for matrix, pairs in ((ab, toy), (ba, [(b, a) for a, b in toy])):
+        want = _ibm1_by_loops(pairs, 5, 5, 4)
+        dense = matrix.toarray()
+        for (v, w), p in want.items():
+            assert dense[v, w] == pytest.approx(p if p >= KEEP else 0.0, abs=1e-12)
+        assert np.count_nonzero(dense) == sum(p >= KEEP for p in want.values())
+    empty_ab, empty_ba = _ibm1_both([], 3, 4, 2)
+    assert empty_ab.shape == (3, 4) and empty_ba.shape == (4, 3) and empty_ab.nnz == 0

@@ -190,32 +190,95 @@ class Lexicon:
         return self._columns[key]
 
 
-def _ibm1(
-    pairs: list[tuple[np.ndarray, np.ndarray]], n_src: int, n_tgt: int, iterations: int
-) -> sparse.csr_matrix:
-    """IBM Model 1 t(tgt | src) by EM; source index 0 is NULL (prepended to each pair).
+def _ibm1_both(
+    pairs: list[tuple[np.ndarray, np.ndarray]], n_a: int, n_b: int, iterations: int
+) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+    """IBM Model 1 by EM both ways, t(b | a) and t(a | b); source index 0 is NULL
+    (prepended to each pair).
 
     Every (source word, target word) co-occurrence gets one parameter; an E step spreads
     each target token over the source tokens of its pair in proportion to t times a
     position prior (:func:`_diagonal`), an M step renormalises the expected counts per
-    source word.
+    source word. The word pairs that occur together are indexed once for both ways
+    (:class:`_Cooccurrences`).
     """
-    keys, positions, priors = [], [], []
-    offset = 0
-    for src, tgt in pairs:
-        s = np.concatenate(([0], src))
-        keys.append((s[:, None] * n_tgt + tgt[None, :]).ravel())
-        positions.append(np.tile(np.arange(offset, offset + len(tgt)), len(s)))
-        priors.append(_diagonal_flat(len(src), len(tgt), DIAGONAL, NULL_PRIOR))
-        offset += len(tgt)
-    if not keys:
+    both = _Cooccurrences(pairs, n_a, n_b)
+    return (
+        _em(both.forward(), n_a, n_b, iterations),
+        _em(both.backward(), n_b, n_a, iterations),
+    )
+
+
+class _Cooccurrences:
+    """The token pairs of parallel provisions, each pair's words indexed once.
+
+    An EM step reads, for every (source token, target token) of a pair, laid out pair by
+    pair with the NULL row first and then one row per source token: the index of its
+    word pair's parameter (word pairs in ascending ``src * n_tgt + tgt`` order, as
+    :func:`numpy.unique` gives them), the position of its target token among all target
+    tokens, and its position prior. The word pairs without NULL are the same both ways
+    (transposed), so they are sorted once.
+    """
+
+    def __init__(self, pairs: list[tuple[np.ndarray, np.ndarray]], n_a: int, n_b: int) -> None:
+        self.pairs, self.n_a, self.n_b = pairs, n_a, n_b
+        self.shapes = [(len(a), len(b)) for a, b in pairs]
+        keys = [(a[:, None] * n_b + b[None, :]).ravel() for a, b in pairs]
+        key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+        if n_a * n_b <= np.iinfo(np.int32).max:  # the same keys, sorted faster
+            key = key.astype(np.int32)
+        self.words, self.k = np.unique(key, return_inverse=True)
+
+    def forward(self) -> tuple:
+        """(word pairs, parameter of each token pair, target position, prior, target
+        tokens) for t(b | a)."""
+        return self._layout(self.words, self.k, 1, self.n_b)
+
+    def backward(self) -> tuple:
+        """The same for t(a | b): each word pair transposed, each pair's rows and columns."""
+        swapped = (self.words % self.n_b) * self.n_a + self.words // self.n_b
+        order = np.argsort(swapped, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return self._layout(swapped[order], rank[self.k], 0, self.n_a)
+
+    def _layout(self, words: np.ndarray, k: np.ndarray, side: int, n_tgt: int):
+        """The arrays of one direction: ``side`` 1 reads the pairs as (a, b), 0 as (b, a);
+        ``words``/``k`` are the word pairs without NULL and each token pair's index into
+        them, in the layout of the forward direction."""
+        tgt_all = [p[side] for p in self.pairs]
+        tgt = np.concatenate(tgt_all) if tgt_all else np.zeros(0, dtype=np.int64)
+        nulls, k_null = np.unique(tgt, return_inverse=True)  # NULL's pairs: below the rest
+        ks, positions, priors = [], [], []
+        start = offset = 0
+        for (m_a, m_b), t0 in zip(self.shapes, np.cumsum([0, *map(len, tgt_all)]), strict=False):
+            m, n = (m_a, m_b) if side else (m_b, m_a)
+            block = k[start : start + m_a * m_b]
+            start += m_a * m_b
+            if not side:
+                block = block.reshape(m_a, m_b).T.ravel()
+            ks.append(k_null[t0 : t0 + n])
+            ks.append(block + len(nulls))
+            positions.append(np.tile(np.arange(offset, offset + n), m + 1))
+            priors.append(_diagonal_flat(m, n, DIAGONAL, NULL_PRIOR))
+            offset += n
+        if not ks:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty, np.zeros(0), 0
+        return (
+            np.concatenate([nulls, words]),
+            np.concatenate(ks),
+            np.concatenate(positions),
+            np.concatenate(priors),
+            offset,
+        )
+
+
+def _em(layout, n_src: int, n_tgt: int, iterations: int) -> sparse.csr_matrix:
+    """The EM iterations of :func:`_ibm1_both` over a :class:`_Cooccurrences` layout."""
+    uniq, k, pos, prior, offset = layout
+    if not len(uniq):
         return sparse.csr_matrix((n_src, n_tgt))
-    key = np.concatenate(keys)
-    if n_src * n_tgt <= np.iinfo(np.int32).max:  # the same keys, sorted faster
-        key = key.astype(np.int32)
-    pos = np.concatenate(positions)
-    prior = np.concatenate(priors)
-    uniq, k = np.unique(key, return_inverse=True)
     src_of = uniq // n_tgt
     t = np.ones(len(uniq))
     for _ in range(iterations):
@@ -278,8 +341,7 @@ def learn(
         if len(ta) * len(tb) > MAX_PRODUCT:
             continue
         idx.append((_index(vocab_a, ta), _index(vocab_b, tb)))
-    ab = _ibm1(idx, len(vocab_a), len(vocab_b), iterations)
-    ba = _ibm1([(b, a) for a, b in idx], len(vocab_b), len(vocab_a), iterations)
+    ab, ba = _ibm1_both(idx, len(vocab_a), len(vocab_b), iterations)
     return Lexicon(lang_a, lang_b, vocab_a, vocab_b, ab, ba, pairs_used=len(idx))
 
 

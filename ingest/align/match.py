@@ -248,7 +248,7 @@ class PairMatcher:
     def fit(self, a: str, b: str) -> float:
         """Lexical similarity with the label bonus and the length penalty."""
         i, j = self.space.a.index.get(a), self.space.b.index.get(b)
-        return 0.0 if i is None or j is None else float(self.fits[i, j])
+        return 0.0 if i is None or j is None else self.fits.item(i, j)
 
     # -- structure -------------------------------------------------------------------
 

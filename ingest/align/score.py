@@ -135,7 +135,7 @@ class PairSpace:
     likely: tuple[dict, dict] = ({}, {})
     """Likely translations of each word, a's words to b's and the reverse."""
     _reaches: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
-    _inverse: dict = field(default_factory=dict)
+    _reach_matrices: dict = field(default_factory=dict)
     _ranks: dict = field(default_factory=dict)
     _best_of: dict = field(default_factory=dict)
 
@@ -200,22 +200,53 @@ class PairSpace:
     def _reach(self, node: str, direction: int) -> dict[str, int]:
         """For the words of the other side, how many tokens of ``node`` are among their
         likely translations (direction 0: ``node`` of b, words of a; 1: the reverse);
-        computed once per provision."""
+        computed once per provision, from :meth:`_reach_matrix`."""
         cache = self._reaches[direction]
-        if node not in cache:
-            if direction not in self._inverse:
-                inverse: dict[str, list[str]] = {}
-                for w, targets in self.likely[direction].items():
-                    for v in targets:
-                        inverse.setdefault(v, []).append(w)
-                self._inverse[direction] = inverse
-            inverse = self._inverse[direction]
-            out: dict[str, int] = {}
-            for v, n in (self.counts or ({}, {}))[1 - direction][node].items():
-                for w in inverse.get(v, ()):
-                    out[w] = out.get(w, 0) + n
-            cache[node] = out
-        return cache[node]
+        got = cache.get(node)
+        if got is None:
+            matrix, index, words = self._reach_matrix(direction)
+            i = index.get(node)
+            got = {}
+            if i is not None:
+                row = slice(matrix.indptr[i], matrix.indptr[i + 1])
+                got = dict(
+                    zip(words[matrix.indices[row]].tolist(), matrix.data[row].tolist(), strict=True)
+                )
+            cache[node] = got
+        return got
+
+    def _reach_matrix(self, direction: int):
+        """Every provision's reach at once: its word counts (provisions x its side's words)
+        times which of those words are likely translations of each word of the other side
+        (its side's words x the other side's words). Returns the product, the row of each
+        provision and the other side's words."""
+        if direction not in self._reach_matrices:
+            counts = (self.counts or ({}, {}))[1 - direction]
+            index = {nid: i for i, nid in enumerate(counts)}
+            mine: dict[str, int] = {}
+            rows, cols, vals = [], [], []
+            for i, got in enumerate(counts.values()):
+                for v, n in got.items():
+                    rows.append(i)
+                    cols.append(mine.setdefault(v, len(mine)))
+                    vals.append(n)
+            theirs: dict[str, int] = {}
+            lrows, lcols = [], []
+            for w, targets in self.likely[direction].items():
+                for v in targets:
+                    j = mine.get(v)
+                    if j is not None:
+                        lrows.append(j)
+                        lcols.append(theirs.setdefault(w, len(theirs)))
+            shape_c = (len(index), len(mine))
+            c = sparse.csr_matrix((np.array(vals, dtype=np.int64), (rows, cols)), shape=shape_c)
+            likely = sparse.csr_matrix(
+                (np.ones(len(lrows), dtype=np.int64), (lrows, lcols)),
+                shape=(len(mine), len(theirs)),
+            )
+            words = np.array(list(theirs), dtype=object)
+            self._reach_matrices[direction] = (sparse.csr_matrix(c @ likely), index, words)
+        return self._reach_matrices[direction]
 
     def length_z(self, a: str, b: str) -> float:
         """How unusual the length ratio of the pair is (robust z-score, Gale-Church idea)."""
@@ -272,7 +303,7 @@ def pair_space(
 def _covered_once(src: Counter, reach: dict[str, int]) -> float:
     """Share of the tokens of ``src`` matched one to one with a likely translation
     (``reach``: per word, the tokens of the other side that translate it)."""
-    hit = sum(min(n, reach[w]) for w, n in src.items() if w in reach)
+    hit = sum(min(src[w], reach[w]) for w in src.keys() & reach.keys())
     return hit / max(1, sum(src.values()))
 
 
