@@ -659,3 +659,26 @@ def test_em_both_ways_equals_one_way_at_a_time():
         assert np.count_nonzero(dense) == sum(p >= KEEP for p in want.values())
     empty_ab, empty_ba = _ibm1_both([], 3, 4, 2)
     assert empty_ab.shape == (3, 4) and empty_ba.shape == (4, 3) and empty_ab.nnz == 0
+
+
+def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
+    # the matcher asks the coverage of its candidates in one sparse batch; each value must
+    # be the one-pair computation (word counts against the other side's likely translations)
+    from lawgraph.ingest.align.evidence import fingerprints
+    from lawgraph.ingest.align.label import load_corpus
+    from lawgraph.ingest.align.lexicon import Bags, idf_weights, learn_first
+    from lawgraph.ingest.align.score import expand_lexicon, pair_space
+
+    corpus = load_corpus(con)
+    bags = Bags.build(corpus)
+    idf = idf_weights(corpus, bags)
+    lex = expand_lexicon(corpus, bags, learn_first(corpus, bags, ("fi", "sv")), idf)
+    space = pair_space(corpus, bags, lex, idf, "fi-1997", "sv-2007", fingerprints(con, corpus))
+    pairs = [(a, b) for a in space.a.ids for b in space.top(a, 3)]
+    pairs += [("fi-1997/16", "no/such"), ("no/such", "sv-2007/16")]
+    space.prime_cover(pairs)
+    batch = dict(space._covers)
+    one = {p: space._cover(*p) for p in pairs}
+    assert batch == one
+    assert len(set(batch.values())) > 20 and max(batch.values()) > 0.9
+    assert one[("fi-1997/16", "no/such")] == 0.0

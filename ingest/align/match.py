@@ -648,6 +648,7 @@ class PairMatcher:
 
     def decide(self) -> dict[str, Decision]:
         """Score and decide every provision with text (after :meth:`line_up`)."""
+        self.space.prime_cover((a, b) for a in self.space.a.ids for b in self.candidates(a))
         for a in self.space.a.ids:
             for b in self.candidates(a):
                 self.prob(a, b)
@@ -693,13 +694,14 @@ class PairMatcher:
         """For every provision of ``doc_a`` without a shown equivalent (after
         :meth:`decide`), the probability of each of its candidates: the structural
         choice, the label twin and the most similar provisions of the other book."""
-        out = {}
+        todo = {}
         for a, d in self.decisions.items():
             if d.b is not None and d.relation != "partial":
                 continue
             near = [x for x in self.space.top(a, CANDIDATES) if self.fit(a, x) >= OPEN_FIT]
-            out[a] = {x: self.prob(a, x)[0] for x in dict.fromkeys([*self.candidates(a), *near])}
-        return out
+            todo[a] = list(dict.fromkeys([*self.candidates(a), *near]))
+        self.space.prime_cover((a, x) for a, xs in todo.items() for x in xs)
+        return {a: {x: self.prob(a, x)[0] for x in xs} for a, xs in todo.items()}
 
     def _edition_twin(self, a: str, twin: str, d: Decision) -> None:
         """Two translations of one edition: the label twin is the equivalent unless

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 from scipy import sparse
@@ -136,6 +138,8 @@ class PairSpace:
     """Likely translations of each word, a's words to b's and the reverse."""
     _reaches: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
     _reach_matrices: dict = field(default_factory=dict)
+    _count_matrices: dict = field(default_factory=dict)
+    _covers: dict = field(default_factory=dict)
     _ranks: dict = field(default_factory=dict)
     _best_of: dict = field(default_factory=dict)
 
@@ -190,6 +194,35 @@ class PairSpace:
         words (with their repetitions) that find a likely translation among the other
         side's words not already used. A clause one side adds or drops lowers it even
         when every word of it occurs elsewhere in the other text (a rewritten rule)."""
+        got = self._covers.get((a, b))
+        if got is None:
+            got = self._covers[(a, b)] = self._cover(a, b)
+        return got
+
+    def prime_cover(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """:meth:`cover` of many pairs at once: the element-wise minimum of each pair's
+        word counts and the other side's reach, over sparse rows (the same values)."""
+        todo = [p for p in dict.fromkeys(pairs) if p not in self._covers]
+        if self.counts is None or not todo:
+            return
+        (ca, rows_a, _), (cb, rows_b, _) = self._counted(0), self._counted(1)
+        ia = np.array([rows_a.get(a, -1) for a, _ in todo])
+        ib = np.array([rows_b.get(b, -1) for _, b in todo])
+        ok = (ia >= 0) & (ib >= 0)
+        out = np.zeros(len(todo))
+        if ok.any():
+            xa, xb = ia[ok], ib[ok]
+            shares = []
+            for direction, counts, mine, theirs in ((0, ca, xa, xb), (1, cb, xb, xa)):
+                own = counts[mine]
+                reach = self._reach_matrix(direction)[0][theirs]
+                hit = np.asarray(own.minimum(reach).sum(axis=1)).ravel()
+                total = np.asarray(own.sum(axis=1)).ravel()
+                shares.append(hit / np.maximum(total, 1))
+            out[ok] = np.minimum(*shares)
+        self._covers.update(zip(todo, out.tolist(), strict=True))
+
+    def _cover(self, a: str, b: str) -> float:
         if self.counts is None:
             return 0.0
         ca, cb = self.counts[0].get(a), self.counts[1].get(b)
@@ -215,37 +248,47 @@ class PairSpace:
             cache[node] = got
         return got
 
-    def _reach_matrix(self, direction: int):
-        """Every provision's reach at once: its word counts (provisions x its side's words)
-        times which of those words are likely translations of each word of the other side
-        (its side's words x the other side's words). Returns the product, the row of each
-        provision and the other side's words."""
-        if direction not in self._reach_matrices:
-            counts = (self.counts or ({}, {}))[1 - direction]
+    def _counted(self, side: int) -> tuple[sparse.csr_matrix, dict[str, int], dict[str, int]]:
+        """The word counts of one side's provisions (0: a, 1: b) as a matrix, with the row
+        of each provision and the column of each word."""
+        if side not in self._count_matrices:
+            counts = (self.counts or ({}, {}))[side]
             index = {nid: i for i, nid in enumerate(counts)}
-            mine: dict[str, int] = {}
-            rows, cols, vals = [], [], []
-            for i, got in enumerate(counts.values()):
-                for v, n in got.items():
-                    rows.append(i)
-                    cols.append(mine.setdefault(v, len(mine)))
-                    vals.append(n)
-            theirs: dict[str, int] = {}
+            words = dict.fromkeys(chain.from_iterable(counts.values()))
+            vocab = {w: i for i, w in enumerate(words)}
+            cols = np.fromiter(map(vocab.__getitem__, chain.from_iterable(counts.values())), int)
+            vals = np.fromiter(chain.from_iterable(c.values() for c in counts.values()), int)
+            indptr = np.cumsum([0, *map(len, counts.values())])
+            shape = (len(index), len(vocab))
+            matrix = sparse.csr_matrix((vals, cols, indptr), shape=shape)
+            self._count_matrices[side] = (matrix, index, vocab)
+        return self._count_matrices[side]
+
+    def _reach_matrix(self, direction: int):
+        """Every provision's reach at once: the word counts of the provisions of one side
+        times which of their words are likely translations of each word of the other side
+        (direction 0: b's provisions over a's words; 1: the reverse). Returns the product,
+        the row of each provision and the other side's words, by column (the columns of
+        :meth:`_counted` of the other side)."""
+        if direction not in self._reach_matrices:
+            counts, index, mine = self._counted(1 - direction)
+            _, _, theirs = self._counted(direction)
             lrows, lcols = [], []
             for w, targets in self.likely[direction].items():
+                col = theirs.get(w)
+                if col is None:
+                    continue  # no provision of the other side has the word
                 for v in targets:
                     j = mine.get(v)
                     if j is not None:
                         lrows.append(j)
-                        lcols.append(theirs.setdefault(w, len(theirs)))
-            shape_c = (len(index), len(mine))
-            c = sparse.csr_matrix((np.array(vals, dtype=np.int64), (rows, cols)), shape=shape_c)
+                        lcols.append(col)
             likely = sparse.csr_matrix(
                 (np.ones(len(lrows), dtype=np.int64), (lrows, lcols)),
                 shape=(len(mine), len(theirs)),
             )
             words = np.array(list(theirs), dtype=object)
-            self._reach_matrices[direction] = (sparse.csr_matrix(c @ likely), index, words)
+            self._reach_matrices[direction] = (sparse.csr_matrix(counts @ likely), index, words)
         return self._reach_matrices[direction]
 
     def length_z(self, a: str, b: str) -> float:
