@@ -293,12 +293,14 @@ class Lexicon:
             return False
         if "".join(words) and set("".join(words)) <= CARD_LETTERS:
             return False
-        joined = "".join(words)
-        if not self.known(joined):
-            return False
+        # pieces that are words already stay apart; asked first, as they recur while
+        # each run joined is a new string for the dictionary
         if len(words) == 2:
-            return not all(self.known(w) for w in words)
-        return not all(len(w) > 2 and self.known(w) for w in words)
+            if all(self.known(w) for w in words):
+                return False
+        elif all(len(w) > 2 and self.known(w) for w in words):
+            return False
+        return self.known("".join(words))
 
     def _edge_word(self, run: list[str]) -> bool:
         """``ei toh i``, ``trum b i toetus``: an end piece is a word, the rest joins alone."""
