@@ -540,6 +540,32 @@ def test_order_and_a_third_book_together_find_a_renumbered_item(con):
     assert equivalent(con, "fi-1997/81C11", "sv-2007") == "sv-2007/81C8"
 
 
+def test_order_and_a_third_book_back_a_pair_the_line_up_found_between_neighbours(con):
+    # 1997 76A2 (a spectator shows no reaction to the bidding or play) is 2007 76B2. The
+    # line-up paired them as the one provision left between matched neighbours; the order
+    # of Law 76's undivided provisions and the path through el-2017 agree with it, while
+    # the wording alone is weak (a short sentence).
+    r = row(con, "fi-1997/76A2", "sv-2007/76B2")
+    signals = r["evidence"]["signals"]
+    assert signals["island"] == 1.0 and signals["leaf_seq"] == 1.0
+    assert signals["order_bridged"] == 1.0
+    assert r["relation"] == "renumbered" and not r["flagged"] and r["score"] >= 0.7
+    assert "third book" in r["evidence"]["why"]
+    assert equivalent(con, "fi-1997/76A2", "sv-2007") == "sv-2007/76B2"
+
+
+def test_order_and_a_third_book_do_not_back_a_level_change_under_one_label(con):
+    # 1997 25A (an unintended call may be changed) and 2017 25A1 sit under one label at
+    # two levels, and the line-up did not take the pair from the order: order and path
+    # only repeat the label, so they give it no signal of their own (2017 rewrote the
+    # rule; the dev set reads the pair as partial).
+    assert equivalent(con, "fi-1997/25A", "el-2017") != "el-2017/25A1"
+    assert not any(
+        r["id"] == "el-2017/25A1" and r["evidence"]["signals"].get("order_bridged")
+        for r in aligned(con, "fi-1997/25A")
+    )
+
+
 def test_a_third_book_that_reaches_the_whole_of_a_divided_provision_does_not_contradict(con):
     # 1997 73C (unauthorised information from partner) is 2017 73C1; 2017 divided 73C
     # into 73C1 and 73C2, while sv-2007 kept one 73C, so the path through it reaches the

@@ -129,15 +129,15 @@ def test_rows_of_the_books_rest_on_two_shown_equivalents(con):
     assert dupes == []
 
 
-def test_a_renumbered_rule_is_confirmed_through_the_2007_book(con):
-    """1997 72B3 "Pelaajalla ei ole velvollisuutta huomauttaa oman puolen tekemistä
-    tahattomista lain rikkomuksista" is 2017 72B2 "δεν υπάρχει υποχρέωση να επιστήσει
-    κάποιος την προσοχή σε μια παραβίαση του Νόμου"; compared directly they fall short,
-    and sv-2007/72B2 is the equivalent of both."""
+def test_a_renumbered_rule_is_confirmed_through_the_2017_book(con):
+    """1997 80E "määrättävä erityisehdot tarjoamiselle ja pelaamiselle" (the organiser
+    sets the special conditions for bidding and play) is 2007 80B2(e) "att föreskriva
+    villkoren för budgivning och spel"; compared directly they fall short, and
+    el-2017/80B2(e) is the equivalent of both."""
     [row] = [
         d
-        for d in aligned(con, "fi-1997/72B3")
-        if d["doc"] == "el-2017" and not d["flagged"] and d["relation"] in EQUIVALENT
+        for d in aligned(con, "fi-1997/80E")
+        if d["doc"] == "sv-2007" and not d["flagged"] and d["relation"] in EQUIVALENT
     ]
-    assert row["id"] == "el-2017/72B2" and row["relation"] == "renumbered"
-    assert row["evidence"]["third_book"]["via"] == "sv-2007/72B2"
+    assert row["id"] == "sv-2007/80B2(e)" and row["relation"] == "renumbered"
+    assert row["evidence"]["third_book"]["via"] == "el-2017/80B2(e)"

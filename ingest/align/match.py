@@ -593,12 +593,28 @@ class PairMatcher:
             else:
                 f["leaf_seq"] = float(seq == b)
             f["bridge"] = self._bridged(a, b)
+            # order and a third book's path agree on the matcher's pair, whichever step
+            # found it; a level change under one label only when the order itself took it
             f["order_bridged"] = float(
-                how == "leaves" and f["bridge"] == 1.0 and not f["same_label"]
+                f["leaf_seq"] == 1.0
+                and f["bridge"] == 1.0
+                and not f["same_label"]
+                and (how == "leaves" or not self._twin_kin(a, b))
             )
             f["edition_twin"] = f["same_label"] * float(self.same_edition)
             self.cache[key] = (calibration.probability(f), f)
         return self.cache[key]
+
+    def _twin_kin(self, a: str, b: str) -> bool:
+        """Whether ``b`` is ``a``'s label twin or lies in it or around it, or ``a`` in or
+        around ``b``'s (1997 25A and 2017 25A1): the order of the two laws then mostly
+        repeats the label, and such a level change under one label was rewritten as often
+        as not on the dev set."""
+        twin_b = self.corpus.by_label[self.doc_b].get(self.corpus.provs[a].label)
+        twin_a = self.corpus.by_label[self.doc_a].get(self.corpus.provs[b].label)
+        return (twin_b is not None and _related(self.corpus, twin_b, b)) or (
+            twin_a is not None and _related(self.corpus, twin_a, a)
+        )
 
     def _bridged(self, a: str, b: str) -> float:
         """What the third books say of ``b`` for ``a``: 1 when one leads there, 0 when they

@@ -2,8 +2,8 @@
 
 The matcher decides every pair of books on its own. Some provisions it leaves without
 a shown equivalent are connected, through a third book, by two equivalents that are
-shown: fi-1997/72B3 is sv-2007/72B2, and sv-2007/72B2 is el-2017/72B2, while compared
-directly fi-1997/72B3 and el-2017/72B2 score 0.63, short of the threshold. Two sources
+shown: fi-1997/80E is el-2017/80B2(e), and el-2017/80B2(e) is sv-2007/80B2(e), while
+compared directly fi-1997/80E and sv-2007/80B2(e) score 0.50, short of the threshold. Two sources
 then agree: the direct comparison (a different lexicon, a different language) and the
 chain through the third book. A chain counts only when
 
