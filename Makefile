@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install install-test browser ingest run serve test lint bench clean
+.PHONY: install install-test compiled browser ingest run serve test lint bench clean
 
 $(BIN)/python:
 	@echo "Creating $(VENV) (a few seconds)"
@@ -17,12 +17,19 @@ $(BIN)/python:
 install: $(BIN)/python
 	@echo "Installing lawgraph and its dependencies into $(VENV) (1-2 minutes the first time, seconds after)"
 	$(BIN)/pip install -q -e .
+	@$(MAKE) -s compiled
 	@$(BIN)/lawgraph dictionaries || echo "Continuing without the dictionary index: an ingest works, only slower"
 
 install-test: $(BIN)/python
 	@echo "Installing lawgraph with its test tools into $(VENV) (1-2 minutes the first time, seconds after)"
 	$(BIN)/pip install -q -e '.[test]'
+	@$(MAKE) -s compiled
 	@$(BIN)/lawgraph dictionaries || echo "Continuing without the dictionary index: an ingest works, only slower"
+
+# The package's bytecode, written once (an editable install leaves it to the first import,
+# and an environment with PYTHONDONTWRITEBYTECODE would compile every module in every run).
+compiled:
+	$(BIN)/python -m compileall -q ingest store graph api web
 
 ingest: install
 	$(BIN)/lawgraph ingest --db $(DB)

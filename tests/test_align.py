@@ -683,8 +683,13 @@ def test_em_both_ways_equals_one_way_at_a_time():
         for (v, w), p in want.items():
             assert dense[v, w] == pytest.approx(p if p >= KEEP else 0.0, abs=1e-12)
         assert np.count_nonzero(dense) == sum(p >= KEEP for p in want.values())
+    # vocabularies too large for 32-bit keys give the same numbers
+    big_ab, big_ba = _ibm1_both(idx, 70_000, 50_000, 4)
+    assert (big_ab[:5, :5].toarray() == ab.toarray()).all() and big_ab.nnz == ab.nnz
+    assert (big_ba[:5, :5].toarray() == ba.toarray()).all() and big_ba.nnz == ba.nnz
     empty_ab, empty_ba = _ibm1_both([], 3, 4, 2)
-    assert empty_ab.shape == (3, 4) and empty_ba.shape == (4, 3) and empty_ab.nnz == 0
+    assert empty_ab.shape == (3, 4) and empty_ba.shape == (4, 3)
+    assert empty_ab.nnz == 0 and empty_ba.nnz == 0
 
 
 def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
@@ -693,7 +698,8 @@ def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
     from lawgraph.ingest.align.evidence import fingerprints
     from lawgraph.ingest.align.label import load_corpus
     from lawgraph.ingest.align.lexicon import Bags, idf_weights, learn_first
-    from lawgraph.ingest.align.score import expand_lexicon, pair_space
+    from lawgraph.ingest.align import lawtext
+    from lawgraph.ingest.align.score import _covered_once, expand_lexicon, pair_space
 
     corpus = load_corpus(con)
     bags = Bags.build(corpus)
@@ -708,3 +714,14 @@ def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
     assert batch == one
     assert len(set(batch.values())) > 20 and max(batch.values()) > 0.9
     assert one[("fi-1997/16", "no/such")] == 0.0
+
+    # and the same as the plain definition, word by word from the raw counts
+    def plain(a, b):
+        ca, cb = space.counts[0].get(a), space.counts[1].get(b)
+        if not ca or not cb:
+            return 0.0
+        there = _covered_once(ca, lawtext._reach(space.likely[0], cb))
+        back = _covered_once(cb, lawtext._reach(space.likely[1], ca))
+        return min(there, back)
+
+    assert all(batch[p] == plain(*p) for p in pairs)

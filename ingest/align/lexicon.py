@@ -217,7 +217,8 @@ class _Cooccurrences:
     word pair's parameter (word pairs in ascending ``src * n_tgt + tgt`` order, as
     :func:`numpy.unique` gives them), the position of its target token among all target
     tokens, and its position prior. The word pairs without NULL are the same both ways
-    (transposed), so they are sorted once.
+    (transposed), so they are sorted once. Index 0 of each vocabulary is NULL alone (no
+    word of the books, which are letters only, is spelled ``<null>``).
     """
 
     def __init__(self, pairs: list[tuple[np.ndarray, np.ndarray]], n_a: int, n_b: int) -> None:
@@ -230,8 +231,8 @@ class _Cooccurrences:
         self.words, self.k = np.unique(key, return_inverse=True)
 
     def forward(self) -> tuple:
-        """(word pairs, parameter of each token pair, target position, prior, target
-        tokens) for t(b | a)."""
+        """(word pairs, parameter of each token pair, target position, prior, number of
+        target tokens) for t(b | a)."""
         return self._layout(self.words, self.k, 1, self.n_b)
 
     def backward(self) -> tuple:
@@ -251,7 +252,8 @@ class _Cooccurrences:
         nulls, k_null = np.unique(tgt, return_inverse=True)  # NULL's pairs: below the rest
         ks, positions, priors = [], [], []
         start = offset = 0
-        for (m_a, m_b), t0 in zip(self.shapes, np.cumsum([0, *map(len, tgt_all)]), strict=False):
+        starts = np.cumsum([0, *map(len, tgt_all)])[:-1]
+        for (m_a, m_b), t0 in zip(self.shapes, starts, strict=True):
             m, n = (m_a, m_b) if side else (m_b, m_a)
             block = k[start : start + m_a * m_b]
             start += m_a * m_b

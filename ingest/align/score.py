@@ -40,6 +40,8 @@ from .lexicon import (
 
 TOP = 10
 """Best matches precomputed per provision (enough for every caller's ``k``)."""
+COVER_CHUNK = 4096
+"""Pairs whose coverage :meth:`PairSpace.prime_cover` computes in one sparse step."""
 MIN_P = 0.1
 """Translation probabilities (geometric mean of both directions) below this are ignored
 when carrying a vector across."""
@@ -201,26 +203,29 @@ class PairSpace:
 
     def prime_cover(self, pairs: Iterable[tuple[str, str]]) -> None:
         """:meth:`cover` of many pairs at once: the element-wise minimum of each pair's
-        word counts and the other side's reach, over sparse rows (the same values)."""
+        word counts and the other side's reach, over sparse rows (the same values), in
+        chunks of :data:`COVER_CHUNK` pairs (the rows taken out are copies)."""
         todo = [p for p in dict.fromkeys(pairs) if p not in self._covers]
         if self.counts is None or not todo:
             return
         (ca, rows_a, _), (cb, rows_b, _) = self._counted(0), self._counted(1)
-        ia = np.array([rows_a.get(a, -1) for a, _ in todo])
-        ib = np.array([rows_b.get(b, -1) for _, b in todo])
-        ok = (ia >= 0) & (ib >= 0)
-        out = np.zeros(len(todo))
-        if ok.any():
-            xa, xb = ia[ok], ib[ok]
-            shares = []
-            for direction, counts, mine, theirs in ((0, ca, xa, xb), (1, cb, xb, xa)):
-                own = counts[mine]
-                reach = self._reach_matrix(direction)[0][theirs]
-                hit = np.asarray(own.minimum(reach).sum(axis=1)).ravel()
-                total = np.asarray(own.sum(axis=1)).ravel()
-                shares.append(hit / np.maximum(total, 1))
-            out[ok] = np.minimum(*shares)
-        self._covers.update(zip(todo, out.tolist(), strict=True))
+        for start in range(0, len(todo), COVER_CHUNK):
+            chunk = todo[start : start + COVER_CHUNK]
+            ia = np.array([rows_a.get(a, -1) for a, _ in chunk])
+            ib = np.array([rows_b.get(b, -1) for _, b in chunk])
+            ok = (ia >= 0) & (ib >= 0)
+            out = np.zeros(len(chunk))
+            if ok.any():
+                xa, xb = ia[ok], ib[ok]
+                shares = []
+                for direction, counts, mine, theirs in ((0, ca, xa, xb), (1, cb, xb, xa)):
+                    own = counts[mine]
+                    reach = self._reach_matrix(direction)[0][theirs]
+                    hit = np.asarray(own.minimum(reach).sum(axis=1)).ravel()
+                    total = np.asarray(own.sum(axis=1)).ravel()
+                    shares.append(hit / np.maximum(total, 1))
+                out[ok] = np.minimum(*shares)
+            self._covers.update(zip(chunk, out.tolist(), strict=True))
 
     def _cover(self, a: str, b: str) -> float:
         if self.counts is None:
@@ -233,7 +238,8 @@ class PairSpace:
     def _reach(self, node: str, direction: int) -> dict[str, int]:
         """For the words of the other side, how many tokens of ``node`` are among their
         likely translations (direction 0: ``node`` of b, words of a; 1: the reverse);
-        computed once per provision, from :meth:`_reach_matrix`."""
+        computed once per provision, from :meth:`_reach_matrix` (so only for the words that
+        some provision of the other side has: the only ones :func:`_covered_once` asks)."""
         cache = self._reaches[direction]
         got = cache.get(node)
         if got is None:
@@ -264,7 +270,7 @@ class PairSpace:
             self._count_matrices[side] = (matrix, index, vocab)
         return self._count_matrices[side]
 
-    def _reach_matrix(self, direction: int):
+    def _reach_matrix(self, direction: int) -> tuple[sparse.csr_matrix, dict[str, int], np.ndarray]:
         """Every provision's reach at once: the word counts of the provisions of one side
         times which of their words are likely translations of each word of the other side
         (direction 0: b's provisions over a's words; 1: the reverse). Returns the product,
