@@ -695,10 +695,10 @@ def test_em_both_ways_equals_one_way_at_a_time():
 def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
     # the matcher asks the coverage of its candidates in one sparse batch; each value must
     # be the one-pair computation (word counts against the other side's likely translations)
+    from lawgraph.ingest.align import lawtext
     from lawgraph.ingest.align.evidence import fingerprints
     from lawgraph.ingest.align.label import load_corpus
     from lawgraph.ingest.align.lexicon import Bags, idf_weights, learn_first
-    from lawgraph.ingest.align import lawtext
     from lawgraph.ingest.align.score import _covered_once, expand_lexicon, pair_space
 
     corpus = load_corpus(con)
