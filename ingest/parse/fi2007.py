@@ -191,8 +191,7 @@ def find_toc_law(p: Fi2007Parser, r: BoundRule, pos: int) -> re.Match[str] | Non
     of contents. At the start, whichever law the text begins with (snippets)."""
     last = int(p.last.get("law", 0))
     wanted = [last + 1] if last else sorted(p.toc)
-    text = p.flow.text
-    hits = [m for n in wanted if n in p.toc if (m := law_heading(n, p.toc[n][0]).search(text, pos))]
+    hits = [m for n in wanted if n in p.toc if (m := p.heading_after(n, pos))]
     return min(hits, key=lambda m: m.start()) if hits else None
 
 
@@ -208,6 +207,19 @@ class Fi2007Parser(FlowParser):
         self.toc: dict[int, tuple[str, int]] = {}
         self.toc_lines: dict[int, Line] = {}
         self.found: dict[int, Node] = {}  # laws whose heading the text prints
+        self._headings: dict[int, tuple[int, re.Match[str] | None]] = {}
+
+    def heading_after(self, n: int, pos: int) -> re.Match[str] | None:
+        """The first heading of law ``n`` at or after ``pos``. Each search is kept with
+        where it started: one that found nothing, or found a heading at or after ``pos``,
+        answers for ``pos`` too (most laws have no text here, and each would otherwise be
+        looked for to the end of the book again)."""
+        got = self._headings.get(n)
+        if got is not None and got[0] <= pos and (got[1] is None or got[1].start() >= pos):
+            return got[1]
+        m = law_heading(n, self.toc[n][0]).search(self.flow.text, pos)
+        self._headings[n] = (pos, m)
+        return m
 
     # front matter ---------------------------------------------------------------
     def front_matter(self, end: int) -> None:
