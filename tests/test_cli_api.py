@@ -139,3 +139,25 @@ def test_bad_parameters_are_told_in_plain_words(client, path, message):
     assert r.status_code == 400, path
     text = r.json()["error"]["message"]
     assert message in text and "Input should" not in text and "query." not in text
+
+
+def test_every_command_is_listed_where_it_is_defined():
+    from lawgraph.api import commands
+
+    every = commands.every_command()
+    assert [c.name for c in every] == list(commands.PLACES)
+    assert all(commands.command(c.name) is c for c in every)
+    assert commands.command("no-such-command") is None
+    listed = CliRunner().invoke(main, ["--help"]).output
+    assert all(f"  {name} " in listed for name in commands.PLACES)
+
+
+def test_lawgraph_ingest_starts_without_the_alignment_stack():
+    # `make run` forks its parse workers at once: the command loads no more than it needs
+    code = (
+        "import sys; from lawgraph.api.commands import command; command('ingest'); "
+        "print(sorted(m for m in ('lawgraph.ingest.align', 'scipy', 'spacy', 'fastapi') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

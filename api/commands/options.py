@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from lawgraph import store
-from lawgraph.store.lookup import LookupError_, resolve_id
 
 DB_OPTION = click.option(
     "--db",
@@ -19,7 +18,10 @@ DB_OPTION = click.option(
 
 
 def resolve_or_fail(con, text: str) -> str:
-    """The node id ``text`` names, or a clear CLI error."""
+    """The node id ``text`` names, or a clear CLI error (the lookup, which reads the
+    alignment for title-only laws, is imported here: ``lawgraph ingest`` needs none of it)."""
+    from lawgraph.store.lookup import LookupError_, resolve_id
+
     try:
         return resolve_id(con, text)
     except LookupError_ as exc:
