@@ -9,11 +9,17 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from lawgraph.ingest.compare import TABLE, CompareError, ProvisionNotFound, compare_label
+from lawgraph.ingest.compare import (
+    PROVISION_KINDS,
+    TABLE,
+    CompareError,
+    ProvisionNotFound,
+    compare_label,
+)
 from lawgraph.ingest.labels import normalise_label
 from lawgraph.ingest.store import has_table
 
-__all__ = ["CompareError", "ProvisionNotFound", "compare", "precomputed"]
+__all__ = ["PROVISION_KINDS", "CompareError", "ProvisionNotFound", "compare", "precomputed"]
 
 
 def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) -> dict:

@@ -219,12 +219,16 @@ def pair_report(con: sqlite3.Connection, doc_a: str, doc_b: str, top: int = 20) 
     if has_table(con, "divergence_gaps"):
         for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
             rows = con.execute(
-                "SELECT node, label, kind, law, national FROM divergence_gaps "
-                "WHERE doc = ? AND other = ?",
+                "SELECT g.node, g.label, g.kind, g.law, g.national, t.id FROM divergence_gaps g "
+                "LEFT JOIN nodes t ON t.doc = g.other AND t.label = g.label "
+                "WHERE g.doc = ? AND g.other = ?",
                 (doc, other),
             )
+            # ``twin``: the other book has a provision of the same label, which the
+            # alignment did not confirm as the counterpart (rewritten, or rendered apart)
             out["only_in"][doc] = [
-                {"id": r[0], "label": r[1], "kind": r[2], "law": r[3], "national": bool(r[4])}
+                {"id": r[0], "label": r[1], "kind": r[2], "law": r[3], "national": bool(r[4]),
+                 "twin": r[5]}
                 for r in rows
-            ]
+            ]  # fmt: skip
     return out

@@ -492,6 +492,12 @@ def test_a_law_the_other_book_numbers_alike_is_not_reported_missing(con):
     assert not any(r["a"] == "fi-1997/75" and r["b"] is None for r in rows)
     only = served.pair_report(con, "fi-1997", "sv-2007")["only_in"]["fi-1997"]
     assert "fi-1997/75" in {g["id"] for g in only}  # still listed as unmatched
+    # ... as a provision whose label twin the alignment did not confirm, not as missing
+    by_id = {g["id"]: g for g in only}
+    assert by_id["fi-1997/75"]["twin"] == "sv-2007/75"
+    assert all(
+        (g["twin"] is None) == (store.node(con, f"sv-2007/{g['label']}") is None) for g in only
+    )
 
 
 def test_cited_targets_without_a_known_counterpart_are_not_compared():

@@ -390,3 +390,73 @@ def test_divergence_evidence_on_compare_pages_is_in_words(client, law):
     page = get(client, f"/compare/{law}")
     shown = " ".join(dd.get_text() for dd in page.select("dl.evidence dd"))
     assert shown and not re.search(r"\[\s*'|\[\]|\{'", shown), shown[:300]
+
+
+def test_go_to_a_footnote_label_offers_no_comparison(client):
+    # every book has its own footnote 1: they are listed, not offered side by side
+    page = get(client, "/go?label=fn/1")
+    assert len(page.select("ul.choices li")) >= 2
+    assert not page.find("a", href=re.compile(r"^/compare/"))
+    assert "not the same text in each" in page.get_text()
+    # a provision label still offers the comparison
+    assert get(client, "/go?label=16B1").find("a", href="/compare/16B1")
+
+
+def test_go_to_a_provision_of_a_title_only_law_opens_its_page(client):
+    # fi-2007 gives Law 40 by its title only; its page points to sv-2007/40B
+    for path in ("/go?label=40B&doc=fi-2007", "/go?label=fi-2007/40B"):
+        r = client.get(path)
+        assert r.status_code == 303 and r.headers["location"] == "/doc/fi-2007/40B"
+    assert client.get("/go?label=40Z&doc=fi-2007").status_code == 404
+
+
+def test_search_page_says_when_it_shows_only_the_first_matches(client):
+    page = get(client, "/search?q=bud")
+    summary = page.select_one("p.summary").get_text(" ", strip=True)
+    assert summary.startswith("The first 50 results")
+    assert len(page.select("ol.hits > li")) == 50
+    more = page.select_one("p.summary a")
+    assert "more=true" in more["href"]
+    page = get(client, more["href"])
+    assert 50 < len(page.select("ol.hits > li")) <= 100
+    assert "at most 100 matches" in page.select_one("p.summary").get_text()
+    # few matches: no cut, no link
+    page = get(client, "/search?q=16B1")
+    assert not page.select_one("p.summary").get_text().startswith("The first")
+    assert not page.select_one("p.summary a")
+    # quotation marks are said not to make a phrase
+    assert "do not make a phrase" in get(client, '/search?q="återtaget bud"').get_text()
+
+
+def test_partial_between_two_translations_of_one_edition_is_not_called_rewritten(con):
+    editions = dict(con.execute("SELECT id, edition FROM documents"))
+    rows = con.execute(
+        "SELECT doc_a, doc_b, evidence FROM alignments WHERE relation = 'partial'"
+    ).fetchall()
+    same = [json.loads(r[2])["why"] for r in rows if editions[r[0]] == editions[r[1]]]
+    other = [json.loads(r[2])["why"] for r in rows if editions[r[0]] != editions[r[1]]]
+    assert same and other
+    assert not any("rewritten" in w for w in same)
+    assert all("two translations of one edition" in w for w in same)
+    assert any("rule was rewritten" in w for w in other)
+
+
+def test_matching_terms_shown_are_likely_translations(con):
+    from lawgraph.ingest.align.explain import MIN_TERM_P
+
+    probabilities = [
+        t[2]
+        for (ev,) in con.execute("SELECT evidence FROM alignments WHERE flagged = 0")
+        for t in json.loads(ev).get("terms", [])
+    ]
+    assert len(probabilities) > 1000 and min(probabilities) >= MIN_TERM_P >= 0.3
+
+
+def test_divergence_report_tells_a_missing_provision_from_an_unconfirmed_twin(client):
+    page = get(client, "/divergences?a=fi-1997&b=sv-2007")
+    summary = page.find("summary", string=re.compile("without a counterpart"))
+    box = summary.find_parent("details")
+    apart = next(p for p in box("p") if "not confirmed as the counterpart" in p.get_text())
+    assert apart.find("a", href="/doc/fi-1997/75")
+    alone = [p for p in box("p") if "not in the other document" in p.get_text()]
+    assert all(not p.find("a", href="/doc/fi-1997/75") for p in alone)

@@ -24,6 +24,9 @@ from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
+PAGE_HITS = 50
+"""Matches a search page shows at first (one more is asked for, to know whether there are
+more); asked for more, it shows as many as the search gives (``MAX_LIMIT``)."""
 #: What the search page's kind filter offers (value, shown as).
 KINDS = (
     ("law", "law text"),
@@ -59,15 +62,24 @@ def search_page(
     lang: Text = "",
     kind: Text = "",
     expand: bool = False,
+    more: bool = False,
 ) -> Response:
-    """Search results grouped by document, with filters and the cross-language switch."""
+    """Search results grouped by document, with filters and the cross-language switch:
+    the first :data:`PAGE_HITS` matches, or with ``more`` as many as the search gives;
+    the page says when there are (or may be) more than it shows."""
+    from lawgraph.store.search import MAX_LIMIT
+
     docs = store.documents(con)
+    shown = MAX_LIMIT if more else PAGE_HITS
     ctx: dict = {
         "q": q,
         "doc": doc,
         "lang": lang,
         "kind": kind,
         "expand": expand,
+        "more": more,
+        "cut": False,
+        "shown": shown,
         "docs": docs,
         "langs": sorted({d["language"] for d in docs}),
         "kinds": KINDS,
@@ -91,11 +103,19 @@ def search_page(
 
     try:
         result = fn(
-            con, q, doc=doc or None, lang=lang or None, kind=kind or None, limit=50, expand=expand
-        )
+            con, q, doc=doc or None, lang=lang or None, kind=kind or None,
+            limit=min(shown + 1, MAX_LIMIT), expand=expand,
+        )  # fmt: skip
     except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
+    found = [h for h in result["hits"] if not h.get("via")]  # the matches, not what they add
+    if len(found) > shown:  # one more was asked for, to know whether there are more
+        last = found[shown]["id"]
+        result["hits"] = [h for h in result["hits"] if last not in (h["id"], h.get("via"))]
+        ctx["cut"] = True
+    elif more and len(found) >= MAX_LIMIT:
+        ctx["cut"] = True  # as many as the search gives: there may be more
     order = {d["id"]: i for i, d in enumerate(docs)}
     lang_of = {d["id"]: d["language"] for d in docs}
     hits = sorted(result["hits"], key=lambda h: order.get(h["doc"], 99))

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from lawgraph import store
 from lawgraph.ingest.labels import normalise_label
 from lawgraph.store.align import equivalent
+from lawgraph.store.compare import PROVISION_KINDS
 from lawgraph.store.coverage import coverage
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.lookup import LookupError_, resolve_id
@@ -114,6 +115,20 @@ def _came(con: sqlite3.Connection, came: str, nid: str) -> dict | None:
     return {"id": came, "equivalent": equivalent(con, came, doc) == nid}
 
 
+def _title_only_url(con: sqlite3.Connection, text: str) -> str | None:
+    """The page of ``DOC/LABEL`` when the book gives only the title of its law and another
+    translation of the edition has the provision (what :func:`_title_only_page` shows)."""
+    doc_id, _, label = text.partition("/")
+    try:
+        canonical = normalise_label(label)
+    except ValueError:
+        return None
+    found = title_only(con, doc_id, canonical)
+    if found is None or not found["equivalents"]:
+        return None
+    return node_url(f"{doc_id}/{canonical}")
+
+
 def _title_only_page(
     request: Request, con: sqlite3.Connection, doc_id: str, label: str
 ) -> Response | None:
@@ -197,7 +212,10 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
         try:
             nid = resolve_id(con, f"{doc}/{text}" if doc else text)
         except LookupError_ as exc:
-            raise HTTPException(404, str(exc)) from exc
+            shown = _title_only_url(con, f"{doc}/{text}" if doc else text)
+            if shown is None:
+                raise HTTPException(404, str(exc)) from exc
+            return RedirectResponse(shown, status_code=303)
         where = query_url(node_url(nid), came=came) if came and came != nid else node_url(nid)
         return RedirectResponse(where, status_code=303)
     try:
@@ -222,6 +240,8 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
             "typed": text,
             "label": choices[0]["label"],
             "choices": [dict(r) for r in choices],
+            # a footnote, preface or index entry of one book is not the same text in another
+            "comparable": all(r["kind"] in PROVISION_KINDS for r in choices),
             "title": f"Provision {choices[0]['label']} in {len(choices)} documents",
             "twin": query_url("/api/search", q=choices[0]["label"]),
         },

@@ -122,6 +122,10 @@ RELATION_WORDS = {
     "partial": "same label, rewritten or not confirmed: not an equivalent",
     "law": "the same law, its text divided differently: not an equivalent of the text",
 }
+SAME_EDITION_WORDS = {
+    "partial": "same label, but the two translations differ here: not confirmed as equivalent",
+}
+"""What a relation means between two translations of one edition (no rule was rewritten)."""
 
 
 def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
@@ -137,7 +141,11 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     hits = equivalents(con, node["id"])
     if hits is None:
         return None
-    docs = [dict(r) for r in con.execute("SELECT id, language, stats FROM documents ORDER BY ord")]
+    docs = [
+        dict(r)
+        for r in con.execute("SELECT id, language, edition, stats FROM documents ORDER BY ord")
+    ]
+    edition = next((d["edition"] for d in docs if d["id"] == node["doc"]), None)
     out = []
     for d in docs:
         if d["id"] == node["doc"]:
@@ -145,8 +153,9 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         mine = [h for h in hits if h["doc"] == d["id"]]
         if not mine and json.loads(d["stats"]).get("topics"):
             continue  # topics are listed separately
+        words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
-            h | {"words": RELATION_WORDS.get(h["relation"], h["relation"])}
+            h | {"words": words.get(h["relation"], h["relation"])}
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]
