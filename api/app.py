@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import networkx as nx
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
@@ -63,7 +63,12 @@ def create_app(
     """
     path = store.resolve_db(db)
     holder = StoreHolder(path, indexed_graph)
-    app = offline_app(title="lawgraph", version=VERSION, description=__doc__)
+    app = offline_app(
+        title="lawgraph",
+        version=VERSION,
+        description=__doc__,
+        dependencies=[Depends(errors.plain_parameters)],
+    )
     app.state.holder = holder
     app.state.db = str(path)
     errors.install(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,6 +19,17 @@ CODES = {
     500: "internal",
     503: "busy",
 }
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def plain_parameters(request: Request) -> None:
+    """A 400 for a control character in a parameter of the address (a NUL byte would
+    otherwise reach the page that echoes what was typed); tabs and line breaks pass."""
+    for key, value in request.query_params.multi_items():
+        if _CONTROL.search(key) or _CONTROL.search(value):
+            raise HTTPException(400, f"{key!r} holds a control character: type plain text")
 
 
 def error_response(status: int, message: str) -> JSONResponse:

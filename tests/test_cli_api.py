@@ -161,3 +161,19 @@ def test_lawgraph_ingest_starts_without_the_alignment_stack():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+CONTROL = ["/search?q=%00", "/search?q=a%00b", "/go?label=%00", "/glossary?q=%01",
+           "/api/search?q=%00", "/api/lexicon?word=%7f"]  # fmt: skip
+
+
+@pytest.mark.parametrize("path", CONTROL)
+def test_a_control_character_in_the_address_is_a_clear_400(client, path):
+    r = client.get(path)
+    assert r.status_code == 400 and "control character" in r.text and "\x00" not in r.text
+    if path.startswith("/api"):
+        assert r.json()["error"]["code"] == "bad_request"
+
+
+def test_tabs_and_ordinary_text_pass(client):
+    assert client.get("/search?q=kort%09bud").status_code == 200

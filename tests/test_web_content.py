@@ -460,3 +460,18 @@ def test_divergence_report_tells_a_missing_provision_from_an_unconfirmed_twin(cl
     assert apart.find("a", href="/doc/fi-1997/75")
     alone = [p for p in box("p") if "not in the other document" in p.get_text()]
     assert all(not p.find("a", href="/doc/fi-1997/75") for p in alone)
+
+
+def test_a_law_citing_itself_is_no_anchor_in_the_evidence(con):
+    from lawgraph.ingest.align.evidence import law_of
+
+    seen = 0
+    for a, b, ev in con.execute("SELECT a, b, evidence FROM alignments"):
+        cited = json.loads(ev).get("cited_laws")
+        if not cited:
+            continue
+        seen += 1
+        own_a, own_b = law_of(a.split("/", 1)[1]), law_of(b.split("/", 1)[1])
+        assert own_a not in cited["only_a"] + cited["both"], (a, b, cited)
+        assert own_b not in cited["only_b"] + cited["both"], (a, b, cited)
+    assert seen > 100

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from . import calibration
+from .evidence import law_of
 from .label import Corpus
 from .lexicon import Bags, Lexicon
 from .score import PairSpace
@@ -67,12 +68,14 @@ def matched_terms(
 
 
 def anchors(space: PairSpace, a: str, b: str) -> dict:
-    """Numbers and cited laws both provisions state, and those only one states."""
+    """Numbers and cited laws both provisions state, and those only one states (a law
+    citing itself is no anchor: the signal leaves it out too, :func:`.score.features`)."""
     fa, fb = space.fps.get(a), space.fps.get(b)
     if fa is None or fb is None:
         return {}
     na, nb = set(fa.numbers), set(fb.numbers)
-    ca, cb = set(fa.cites_law), set(fb.cites_law)
+    ca = set(fa.cites_law) - {law_of(a.split("/", 1)[1])}
+    cb = set(fb.cites_law) - {law_of(b.split("/", 1)[1])}
     out: dict = {}
     if na | nb:
         out["numbers"] = {
