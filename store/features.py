@@ -30,6 +30,7 @@ FEATURES: dict[Callable[..., Any], str] = {
     divergences.divergence_counts: "divergences",
     compare.compare: "nodes",
     search.search: "lemma_forms",
+    search.respelled: "lemma_forms",
 }
 
 

@@ -3,6 +3,44 @@ is analysed as the books' text was)."""
 
 from __future__ import annotations
 
+import sqlite3
+import unicodedata
+
+from lawgraph.ingest.search.analyze import query_words
 from lawgraph.ingest.search.query import KIND_FILTERS, MAX_LIMIT, SearchError, search
 
-__all__ = ["KIND_FILTERS", "MAX_LIMIT", "SearchError", "search"]
+__all__ = ["KIND_FILTERS", "MAX_LIMIT", "SearchError", "respelled", "search"]
+
+
+def _bare(word: str) -> str:
+    """``word`` without its letters' marks (``pöytä`` -> ``poyta``)."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+
+
+def respelled(con: sqlite3.Connection, q: str) -> str | None:
+    """The query with each word the books never spell so replaced by the word of the books
+    (a form, or the word it is a form of) that differs from it only in marks on letters,
+    the most frequent first (``poyta`` typed without the Finnish letters: ``pöytä``); None
+    when no word needs it or none is found."""
+    words = query_words(q)
+    unknown = [
+        w
+        for w in words
+        if w.isalpha()
+        and con.execute("SELECT 1 FROM lemma_forms WHERE surface = ? LIMIT 1", (w,)).fetchone()
+        is None
+    ]
+    if not unknown:
+        return None
+    wanted = {_bare(w): w for w in unknown}
+    best: dict[str, tuple[int, str]] = {}
+    for surface, lemma, freq in con.execute("SELECT surface, lemma, freq FROM lemma_forms"):
+        for word in (surface, lemma):  # a form of the books, or the word it is a form of
+            typed = wanted.get(_bare(word))
+            if typed is None or word == typed or not word.isalpha():
+                continue
+            if freq > best.get(typed, (0, ""))[0]:
+                best[typed] = (freq, word)
+    if not best:
+        return None
+    return " ".join(best[w][1] if w in best else w for w in words)

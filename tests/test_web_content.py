@@ -475,3 +475,15 @@ def test_a_law_citing_itself_is_no_anchor_in_the_evidence(con):
         assert own_a not in cited["only_a"] + cited["both"], (a, b, cited)
         assert own_b not in cited["only_b"] + cited["both"], (a, b, cited)
     assert seen > 100
+
+
+def test_a_word_typed_without_its_letters_marks_is_offered_as_the_books_spell_it(client, con):
+    from lawgraph.store.search import respelled
+
+    assert respelled(con, "poyta") == "pöytä"  # Finnish: the word of "pöydällä", "pöydän"
+    assert respelled(con, "tavlingsledaren kort") == "tävlingsledaren kort"
+    assert respelled(con, "kort") is None and respelled(con, "qqqzzz") is None
+    page = get(client, "/search?q=tavlingsledaren")
+    offer = page.find("a", string="tävlingsledaren")
+    assert offer and "q=t%C3%A4vlingsledaren" in offer["href"]
+    assert get(client, offer["href"]).select("ol.hits > li")

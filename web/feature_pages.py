@@ -43,8 +43,12 @@ def _safe_snippet(snippet: str) -> str:
 
 
 def _suggestions(con, q: str) -> dict:
-    """What to offer when a search finds nothing: a provision label, glossary concepts."""
-    out: dict = {"label": None, "concepts": []}
+    """What to offer when a search finds nothing: the query as the books spell it, a
+    provision label, glossary concepts."""
+    out: dict = {"label": None, "concepts": [], "respelled": None}
+    spell = feature(con, search.respelled)
+    if spell is not None:
+        out["respelled"] = spell(con, q)
     with contextlib.suppress(ValueError):
         out["label"] = normalise_label(q)
     lookup = feature(con, glossary.lookup_term)
