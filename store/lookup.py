@@ -26,6 +26,10 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
     text = text.strip()
     m = re.match(r"^([a-z]{2}-\d{4}s?)(?:[/\s]+(.*))?$", text)
     if not m:
+        head = re.split(r"[/\s]", text, maxsplit=1)[0]
+        if "/" in text and head and document(con, head) is None:
+            known = ", ".join(d["id"] for d in documents(con))
+            raise LookupError_(f"unknown document {head!r} in {text!r} (known: {known})")
         raise LookupError_(f"not a node id: {text!r} (expected DOC/LABEL, e.g. sv-2007/16B1)")
     doc, rest = m.group(1), (m.group(2) or "").strip()
     if document(con, doc) is None:

@@ -37,6 +37,7 @@ def test_cli_show_any_label_form(ingested):
     ("typed", "message"),
     [
         ("xx-2000/16", "unknown document"),
+        ("nope/16", "unknown document 'nope'"),
         ("sv-2007/999Z", "has no provision"),
         ("sv-2007/hello world", "not a provision label"),
         ("nonsense", "not a node id"),
