@@ -206,3 +206,16 @@ def test_citation_preview_in_the_greek_book_uses_greek_labels(page):
     expect(tip).to_contain_text("16Γ")
     expect(tip).to_contain_text("el-2017/16C")
     expect(tip).to_have_attribute("lang", "el")
+
+
+def test_a_comparison_taller_than_the_window_says_rows_are_below(page):
+    page.goto("/compare/16")
+    wrap, note = page.locator(".compare-wrap"), page.locator("p.more-below")
+    assert wrap.evaluate("w => w.scrollHeight > w.clientHeight")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("More rows below")
+    wrap.evaluate("w => { w.scrollTop = w.scrollHeight; }")
+    expect(note).to_be_hidden()
+    page.goto("/compare/3")  # a short law fits: no note
+    assert not page.locator(".compare-wrap").evaluate("w => w.scrollHeight > w.clientHeight")
+    expect(page.locator("p.more-below")).to_be_hidden()

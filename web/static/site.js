@@ -144,4 +144,19 @@
   document.addEventListener("mouseout", leave);
   document.addEventListener("focusout", leave);
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideTip(); });
+  // A comparison taller than the window scrolls inside its box: say so while rows are
+  // hidden below its edge.
+  document.querySelectorAll(".compare-wrap").forEach(function (wrap) {
+    var note = document.createElement("p");
+    note.className = "more-below";
+    note.textContent = "More rows below: scroll inside the table \u2193";
+    note.hidden = true;
+    wrap.insertAdjacentElement("afterend", note);
+    function update() {
+      note.hidden = wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 4;
+    }
+    wrap.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    update();
+  });
 })();
