@@ -115,10 +115,9 @@ def _came(con: sqlite3.Connection, came: str, nid: str) -> dict | None:
     return {"id": came, "equivalent": equivalent(con, came, doc) == nid}
 
 
-def _title_only_url(con: sqlite3.Connection, text: str) -> str | None:
-    """The page of ``DOC/LABEL`` when the book gives only the title of its law and another
-    translation of the edition has the provision (what :func:`_title_only_page` shows)."""
-    doc_id, _, label = text.partition("/")
+def _title_only_found(con: sqlite3.Connection, doc_id: str, label: str):
+    """(canonical label, :func:`title_only` of it) for a provision under a law the book
+    gives only by its title that another translation of the edition has; None else."""
     try:
         canonical = normalise_label(label)
     except ValueError:
@@ -126,7 +125,14 @@ def _title_only_url(con: sqlite3.Connection, text: str) -> str | None:
     found = title_only(con, doc_id, canonical)
     if found is None or not found["equivalents"]:
         return None
-    return node_url(f"{doc_id}/{canonical}")
+    return canonical, found
+
+
+def _title_only_url(con: sqlite3.Connection, text: str) -> str | None:
+    """The page of ``DOC/LABEL`` when :func:`_title_only_page` shows it, else None."""
+    doc_id, _, label = text.partition("/")
+    got = _title_only_found(con, doc_id, label)
+    return node_url(f"{doc_id}/{got[0]}") if got else None
 
 
 def _title_only_page(
@@ -137,13 +143,10 @@ def _title_only_page(
     same edition. None (a 404 follows) when the label is no such provision, or when no
     translation of the edition has it either.
     """
-    try:
-        canonical = normalise_label(label)
-    except ValueError:
+    got = _title_only_found(con, doc_id, label)
+    if got is None:
         return None
-    found = title_only(con, doc_id, canonical)
-    if found is None or not found["equivalents"]:
-        return None
+    canonical, found = got
     if canonical != label:
         return RedirectResponse(node_url(f"{doc_id}/{canonical}"), status_code=301)
     law = store.node(con, found["law"]["id"])
