@@ -118,7 +118,7 @@ def _cli_cold(db: str) -> dict:
     """``lawgraph ingest`` (what ``make run`` runs) into a new store, timed from outside."""
     t = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-c", "from lawgraph.api.cli import main; main()", "ingest", "--db", db,
+        [sys.executable, "-c", "from lawgraph.api.cli import run; run()", "ingest", "--db", db,
          "--no-warnings"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip

@@ -6,7 +6,7 @@ glossary tagger, the alignment and the search index all agree:
 * :func:`fold` lowercases and removes Greek tonos and dialytika (and turns final
   sigma into sigma), so ``ΡΕΝΌΝΣ``, ``ρενόνς`` and ``ρενονς`` compare equal. Finnish,
   Swedish and Estonian letters (ä ö å õ ü) are letters of their own and stay.
-* :func:`pipeline` gives a cached ``spacy.blank(lang)`` with abbreviation fixes
+* :func:`pipeline` gives a cached blank spaCy pipeline with abbreviation fixes
   (Greek ``παρ.``, Estonian ``nt.``, Finnish ``ks.`` …), a sentencizer that knows the
   Greek question mark ``;`` and a ``lawgraph_lemmas`` component that fills
   ``token.lemma_`` with folded lemmas.
@@ -155,14 +155,16 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     if not languages.is_known(lang):
         known = ", ".join(languages.codes())
         raise ValueError(f"unsupported language {lang!r}; expected one of {known}")
-    import spacy
     from spacy.language import Language
     from spacy.symbols import ORTH
+    from spacy.util import get_lang_class
 
     if not Language.has_factory("lawgraph_lemmas"):
         Language.factory("lawgraph_lemmas", default_config={})(_make_lemmas)
-    nlp = spacy.blank(lang)
-    tokenizer = cast("Tokenizer", nlp.tokenizer)  # spacy.blank's is always a Tokenizer
+    # the language's class as spacy.blank makes it, without resolving and validating the
+    # whole default config (a third of the time, and every ingest makes four)
+    nlp = get_lang_class(lang)()
+    tokenizer = cast("Tokenizer", nlp.tokenizer)  # a blank pipeline's is always a Tokenizer
     if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
         from spacy.util import compile_suffix_regex
 

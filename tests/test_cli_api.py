@@ -7,8 +7,12 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from lawgraph.api import commands
 from lawgraph.api.app import create_app
-from lawgraph.api.cli import main
+from lawgraph.api.cli import exit_status, main
+
+CONSOLE = [sys.executable, "-c", "from lawgraph.api.cli import run; run()"]
+"""The ``lawgraph`` console script (``run``), in a process of its own."""
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +117,41 @@ def test_cli_ingest_progress_bars_leave_the_workers_on(tmp_path):
     """The progress bars start no thread, so `lawgraph ingest` (`make run`) forks its
     workers and runs the glossary and search stages beside the others."""
     out = subprocess.run(
-        [sys.executable, "-c", "from lawgraph.api.cli import main; main()",
-         "ingest", "--db", str(tmp_path / "s.db"), "--force"],
+        [*CONSOLE, "ingest", "--db", str(tmp_path / "s.db"), "--force"],
         capture_output=True, text=True, check=True, env={**os.environ, "LAWGRAPH_JOBS": "2"},
     )  # fmt: skip
     times = next(line for line in out.stdout.splitlines() if line.startswith("stage times:"))
     assert "waited for glossary" in times and "waiting for search" in times
     assert "corpus" in out.stderr and "divergences" in out.stderr  # the stage bar
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "out", "err"),
+    [
+        (["--help"], 0, "Usage: ", ""),
+        (["nosuch"], 2, "", "No such command 'nosuch'"),
+        (["ingest", "--corpus", "/nonexistent-corpus"], 1, "", "manifest not found"),
+        (["search", "revoke", "--db", "none.db"], 1, "", "no store at none.db"),
+    ],
+)
+def test_console_script_ends_with_the_status_and_all_the_output(args, status, out, err, tmp_path):
+    """``run`` skips the interpreter's teardown: the status is click's and nothing
+    written to a pipe is lost."""
+    got = subprocess.run(
+        [*CONSOLE, *args], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert got.returncode == status, got.stderr
+    assert out in got.stdout and err in got.stderr
+    if args == ["--help"]:  # every command is listed, the last one too
+        listed = [line.split()[0] for line in got.stdout.split("Commands:")[1].splitlines()[1:]]
+        assert listed == list(commands.PLACES)
+
+
+def test_exit_status_is_pythons():
+    assert exit_status(None) == 0
+    assert exit_status(0) == 0
+    assert exit_status(143) == 143
+    assert exit_status("a message") == 1
 
 
 @pytest.mark.parametrize(

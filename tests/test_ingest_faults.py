@@ -13,7 +13,7 @@ import pytest
 from lawgraph import store
 from lawgraph.ingest import store as ingest_store
 
-LAWGRAPH = [sys.executable, "-c", "from lawgraph.api.cli import main; main()"]
+LAWGRAPH = [sys.executable, "-c", "from lawgraph.api.cli import run; run()"]
 
 
 def temps(directory: Path) -> list[Path]:

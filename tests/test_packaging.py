@@ -72,7 +72,7 @@ def test_the_wheel_holds_one_package_with_the_corpus(wheel):
     assert "lawgraph/web/templates/base.html" in names
     assert any(n.startswith("lawgraph/web/static/") and n.endswith(".css") for n in names)
     entry = zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/entry_points.txt")
-    assert b"lawgraph = lawgraph.api.cli:main" in entry
+    assert b"lawgraph = lawgraph.api.cli:run" in entry
 
 
 def test_a_plain_install_ingests_from_another_directory(wheel, tmp_path):
