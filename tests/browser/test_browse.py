@@ -47,3 +47,19 @@ def test_graph_draws_a_neighbourhood_and_opens_a_node(page):
     target.click()
     page.wait_for_url("**/doc/sv-2007/12C")
     expect(page.locator("h1")).to_contain_text("12C")
+
+
+def test_a_small_graph_sits_in_the_middle_of_its_box(page):
+    """A neighbourhood narrower than its box is drawn in the middle, not in a corner; one
+    wider than its box starts at its left edge and scrolls."""
+    page.goto("/graph/sv-2007/16B1")
+    svg, box = page.locator("svg#graph"), page.locator(".graph-scroll")
+    drawn, frame = svg.bounding_box(), box.bounding_box()
+    assert drawn and frame and drawn["width"] < frame["width"] / 2
+    left = drawn["x"] - frame["x"]
+    right = frame["x"] + frame["width"] - (drawn["x"] + drawn["width"])
+    assert abs(left - right) <= 2, (left, right)
+    page.goto("/graph/el-2017/12?depth=2")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")
+    drawn, frame = svg.bounding_box(), box.bounding_box()
+    assert drawn and frame and drawn["x"] <= frame["x"] + 1
