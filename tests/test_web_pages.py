@@ -207,3 +207,24 @@ def test_path_finder_either_direction_on_the_page(client):
     assert both.count('<polyline class="on-path"') == 2  # 12 -> 27D <- 27B1
     api = client.get("/api/graph/path", params={"a": "sv-2007/12", "b": "27B1", "either": "x"})
     assert api.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/doc/sv-2007/40",
+        "/doc/fi-2007/40",
+        "/doc/sv-2007/16B1",
+        "/doc/sv-2007/16D",
+        "/doc/sv-2007/23",
+    ],
+)
+def test_every_aligned_sentences_link_leads_to_sentences(client, path):
+    """A pair whose sides have no text of their own (a law of titles and sections, a book
+    that gives only the title) offers no aligned sentences; every link shown has some."""
+    links = [a["href"] for a in soup(client.get(path)).select("div.eq a[href^='/api/sentences']")]
+    for href in links:
+        got = client.get(href)
+        assert got.status_code == 200 and got.json()["sentences"], href
+    if path in ("/doc/sv-2007/16D", "/doc/sv-2007/23"):
+        assert len(links) >= 2  # provisions with text keep their links
