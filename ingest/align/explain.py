@@ -42,9 +42,8 @@ def matched_terms(
     lang_b = corpus.docs[corpus.provs[b].doc].language
     trans = lex.associations(reverse=lex.lang_a != lang_a)
     weights, targets = idf.get(lang_a, {}), idf.get(lang_b, {})
-    words_a = {w for d in corpus.descendants(a) for w in bags.tokens.get(d, ())}
-    words_a = set(sorted(words_a, key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
-    words_b = {w for d in corpus.descendants(b) for w in bags.tokens.get(d, ())}
+    words_a = set(sorted(bags.subtree(corpus, a), key=lambda w: (-weights.get(w, 0.0), w))[:RARE])
+    words_b = bags.subtree(corpus, b).keys()
     scored = []
     for wa in words_a:
         if len(wa) <= 2 or weights.get(wa, 0.0) < MIN_IDF:

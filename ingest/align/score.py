@@ -182,14 +182,13 @@ class PairSpace:
         i = mine.index.get(node)
         if i is None:
             return []
-        key = (reverse, i)
-        row = self._best_of.get(key)
-        if row is None:  # the ranked provisions of the row, and whether each is similar
+        key = (reverse, i, k)
+        got = self._best_of.get(key)
+        if got is None:  # the first k ranked provisions of the row that are similar at all
             ranked, similar = self._ranked(reverse)
-            row = self._best_of[key] = list(
-                zip([other.ids[j] for j in ranked[i].tolist()], similar[i].tolist(), strict=True)
-            )
-        return [nid for nid, positive in row[:k] if positive]
+            row = zip(ranked[i, :k].tolist(), similar[i, :k].tolist(), strict=True)
+            got = self._best_of[key] = [other.ids[j] for j, positive in row if positive]
+        return got
 
     def cover(self, a: str, b: str) -> float:
         """One-to-one coverage, the lower of both directions: the share of one side's
