@@ -216,6 +216,37 @@ def test_label_lookup_every_document(con, q):
     assert all(h["score"] < LABEL_SCORE for h in res["hits"][len(want) :])
 
 
+@pytest.mark.parametrize(
+    ("q", "label", "words"),
+    [
+        ("16B1 otillåten upplysning", "16B1", "otillåten upplysning"),
+        ("lag 16B1 otillåten", "16B1", "otillåten"),
+        ("korvaava tulos 12C1", "12C1", "korvaava tulos"),
+        ("Νόμος 20ΣΤ5 ερώτηση", "20F5", "ερώτηση"),
+        ("lag 13 kort", "13", "kort"),
+    ],
+)
+def test_a_label_among_words_comes_first(con, q, label, words):
+    """A director types the provision and a few of its words: that provision in every
+    book first, then what the words find, as they find it alone."""
+    res = search(con, q, limit=30)
+    want = [r[0] for r in con.execute(
+        "SELECT n.id FROM nodes n JOIN documents d ON d.id = n.doc "
+        "WHERE n.label = ? ORDER BY d.ord", (label,))]  # fmt: skip
+    assert want and res["label"] == label and res["mode"] != "label"
+    assert [h["id"] for h in res["hits"][: len(want)]] == want
+    alone = search(con, words, limit=30)
+    assert res["mode"] == alone["mode"]
+    after = [h["id"] for h in res["hits"][len(want) :]]
+    assert after == [h["id"] for h in alone["hits"] if h["id"] not in want][: len(after)]
+
+
+@pytest.mark.parametrize("q", ["13 korttia", "otillåten 16", "2017 sääntö"])
+def test_a_bare_number_among_words_is_no_label(con, q):
+    res = search(con, q)
+    assert res["label"] is None and all(h["score"] < LABEL_SCORE for h in res["hits"])
+
+
 def test_greek_label_lookup(con):
     res = search(con, "20ΣΤ5")
     assert res["label"] == "20F5"

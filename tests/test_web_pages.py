@@ -228,3 +228,17 @@ def test_every_aligned_sentences_link_leads_to_sentences(client, path):
         assert got.status_code == 200 and got.json()["sentences"], href
     if path in ("/doc/sv-2007/16D", "/doc/sv-2007/23"):
         assert len(links) >= 2  # provisions with text keep their links
+
+
+@pytest.mark.parametrize(
+    ("q", "says"),
+    [
+        ("16B1", "for provision 16B1"),
+        ("16B1 otillåten upplysning", "provision 16B1 first, then the other words"),
+        ("otillåten upplysning", "result"),
+    ],
+)
+def test_search_page_says_how_the_query_was_read(client, q, says):
+    summary = soup(client.get("/search", params={"q": q})).select_one("p.summary").get_text(" ")
+    assert says in " ".join(summary.split())
+    assert ("first, then" in summary) == (q == "16B1 otillåten upplysning")

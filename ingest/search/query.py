@@ -8,7 +8,9 @@ How a query is matched:
 
 1. A query that is a provision label in any form (``16 B 1``, ``lag 16B1``, ``20ΣΤ5``,
    ``sv-2007/16B1``) first returns that provision in every document (score
-   :data:`LABEL_SCORE`), then the texts that cite it.
+   :data:`LABEL_SCORE`), then the texts that cite it. A label written among words
+   (``16B1 otillåten upplysning``) puts that provision first, and the other words are
+   searched as below.
 2. Otherwise every query word becomes a group of alternatives: its folded surface form,
    its lemma from ``lemma_forms`` (if the corpus has the word) and the lemmas of corpus
    words with the same Snowball stem. A word the corpus does not have also matches by
@@ -238,6 +240,30 @@ def _label(q: str) -> tuple[str | None, str | None]:
         return None, None
 
 
+def _label_among_words(q: str) -> tuple[str | None, str | None, str]:
+    """A provision label written among words (``16B1 otillåten upplysning``, ``lag 16B1
+    otillåten``, ``korvaava tulos 12C1``): (document or None, canonical label, the other
+    words), or (None, None, q). A bare number is a label only after a law word (``lag 13
+    kort``): among words it is more often a count (``13 korttia``)."""
+    tokens = q.split()
+    for i, token in enumerate(tokens):
+        if not any(c.isdecimal() for c in token):
+            continue
+        tries = []
+        if i > 0:
+            tries.append((i - 1, i + 1))  # a law word before it: "lag 16B1", "Νόμος 20ΣΤ5"
+        if i + 1 < len(tokens):
+            tries.append((i, i + 2))  # a paragraph sign after it: "77 §"
+        if any(c.isalpha() for c in token.split("/")[-1]):
+            tries.append((i, i + 1))
+        for start, end in tries:
+            doc, label = _label(" ".join(tokens[start:end]))
+            rest = " ".join(tokens[:start] + tokens[end:])
+            if label is not None and query_words(rest):
+                return doc, label, rest
+    return None, None, q
+
+
 def _label_hits(con: sqlite3.Connection, req: Request, doc: str | None, label: str) -> list:
     if req.kind not in (None, "law"):
         return []
@@ -365,9 +391,10 @@ def search(
         "took_ms"}``; ``see_also`` lists the index entries and chapter headings that
         brought a provision into the list or point to it. The
         snippet is HTML-escaped with matches in ``<mark>``; ``label`` is the canonical
-        label when the query names a provision; ``mode`` is ``label``, ``all`` (every word
-        matched), ``any`` (some words), ``translation`` (only glossary translations
-        matched) or ``none``.
+        label when the query names a provision (alone, or among words: their hits come
+        after the provision's and ``mode`` says how they matched); ``mode`` is
+        ``label``, ``all`` (every word matched), ``any`` (some words), ``translation``
+        (only glossary translations matched) or ``none``.
 
     Raises:
         SearchError: for an empty or too long query, no searchable word, an unknown
@@ -386,14 +413,19 @@ def search(
         result["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return result
     label_doc, label = _label(req.q)
+    rest = None  # the words beside a label written among them
+    if label is None:
+        label_doc, label, rest = _label_among_words(req.q)
     scored = _label_hits(con, req, label_doc, label) if label else []
-    label_hits = bool(scored)
-    if label_hits and label is not None:
+    label_hits = bool(scored)  # the whole query is a label, or a label comes first
+    only_label = label_hits and rest is None
+    if only_label and label is not None:
         result["label"], result["mode"] = label, "label"
         words = query_words(label)
         groups = [WordMatch(" ".join(words), {" ".join(words)})]
     else:
-        words = list(dict.fromkeys(query_words(req.q)))[:MAX_WORDS]
+        words = list(dict.fromkeys(query_words(rest if label_hits and rest else req.q)))
+        words = words[:MAX_WORDS]
         if not words:
             raise SearchError(f"no word to search for in {req.q!r}: give letters or digits")
         langs = _query_langs(req, words)
@@ -401,23 +433,24 @@ def search(
     alts: list[str] = []
     alt_groups: list[WordMatch] = []
     alt_langs: list[str] = []
-    if req.expand and not scored:
-        alts, alt_groups, alt_langs = glossary_alternatives(con, req.q, words, analyse_word)
-    if _append(con, req, scored, " AND ".join(g.expr() for g in groups)) and not label_hits:
+    if req.expand and not only_label:
+        typed = rest if label_hits and rest else req.q
+        alts, alt_groups, alt_langs = glossary_alternatives(con, typed, words, analyse_word)
+    if _append(con, req, scored, " AND ".join(g.expr() for g in groups)) and not only_label:
         result["mode"] = "all"
     if len(groups) > 1 and _append(con, req, scored, " OR ".join(g.expr() for g in groups)):
         result["mode"] = "any" if result["mode"] == "none" else result["mode"]
     if alts and _append(con, req, scored, " OR ".join(alts)):
         result["mode"] = "translation" if result["mode"] == "none" else result["mode"]
     see_also: dict[str, list[str]] = {}
-    if not label_hits:
+    if not only_label:  # a label's provisions keep their place above the words' hits
         scored, see_also = _text_first(con, req, scored)
     scored = scored[: req.limit]
     hl_langs = sorted(set(req.langs.values()) if req.expand else _query_langs(req, words))
     hl = _highlight(con, groups + alt_groups, sorted(set(hl_langs) | set(alt_langs)))
     if req.expand:
         scored = [s for s in aligned_hits(con, scored) if _passes(req, s[0])]
-    result["label"] = label if result["mode"] == "label" else None
+    result["label"] = label if label_hits else None
     result["hits"] = _hits(con, scored, hl, req.langs)
     titles = _titles(search_tables(con), sorted({p for ps in see_also.values() for p in ps}))
     for hit in result["hits"]:
