@@ -147,6 +147,27 @@ def test_console_script_ends_with_the_status_and_all_the_output(args, status, ou
         assert listed == list(commands.PLACES)
 
 
+@pytest.mark.parametrize(
+    ("body", "status", "out", "err"),
+    [
+        ("sys.stdout.write('done')", 0, "done", ""),  # left in the buffer: never flushed
+        ("1 / 0", 1, "", "ZeroDivisionError"),
+        ("sys.exit('stopped here')", 1, "", "stopped here"),
+    ],
+)
+def test_console_script_around_any_command_body(body, status, out, err, tmp_path):
+    """What ``run`` does whatever the command does: a buffered write still reaches the
+    pipe, an uncaught error prints its traceback and ends with 1, a message with 1."""
+    code = f"import sys\nimport lawgraph.api.cli as cli\ncli.main = lambda: {body}\ncli.run()\n"
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    got = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60, env=buffered,
+    )  # fmt: skip
+    assert got.returncode == status, got.stderr
+    assert got.stdout == out and err in got.stderr
+
+
 def test_exit_status_is_pythons():
     assert exit_status(None) == 0
     assert exit_status(0) == 0

@@ -224,6 +224,11 @@ def test_label_lookup_every_document(con, q):
         ("korvaava tulos 12C1", "12C1", "korvaava tulos"),
         ("Νόμος 20ΣΤ5 ερώτηση", "20F5", "ερώτηση"),
         ("lag 13 kort", "13", "kort"),
+        ("16 B 1 upplysning", "16B1", "upplysning"),
+        ("lag 16 B 1 otillåten upplysning", "16B1", "otillåten upplysning"),
+        ("12 C 1 korvaava", "12C1", "korvaava"),
+        ("12C1 i praktiken", "12C1", "i praktiken"),
+        ("77 § korvaus", "77", "korvaus"),
     ],
 )
 def test_a_label_among_words_comes_first(con, q, label, words):
@@ -241,7 +246,15 @@ def test_a_label_among_words_comes_first(con, q, label, words):
     assert after == [h["id"] for h in alone["hits"] if h["id"] not in want][: len(after)]
 
 
-@pytest.mark.parametrize("q", ["13 korttia", "otillåten 16", "2017 sääntö"])
+def test_a_label_whose_provisions_fill_the_list_is_a_label_search(con):
+    res = search(con, "16B1 otillåten", limit=3)
+    assert res["label"] == "16B1" and res["mode"] == "label" and len(res["hits"]) == 3
+
+
+@pytest.mark.parametrize(
+    "q",
+    ["13 korttia", "otillåten 16", "2017 sääntö", "2 i rad", "81 i praktiken", "12 ή περισσότερα"],
+)
 def test_a_bare_number_among_words_is_no_label(con, q):
     res = search(con, q)
     assert res["label"] is None and all(h["score"] < LABEL_SCORE for h in res["hits"])

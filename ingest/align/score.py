@@ -169,25 +169,25 @@ class PairSpace:
             return 0.0, 0.0
         return float(self.ab[i, j]), float(self.ba[i, j])
 
-    def top(self, a: str, k: int) -> list[str]:
+    def top(self, a: str, k: int) -> tuple[str, ...]:
         """The ``k`` provisions of ``doc_b`` most similar to ``a``."""
         return self._best(a, k, reverse=False)
 
-    def top_rev(self, b: str, k: int) -> list[str]:
+    def top_rev(self, b: str, k: int) -> tuple[str, ...]:
         """The ``k`` provisions of ``doc_a`` most similar to ``b``."""
         return self._best(b, k, reverse=True)
 
-    def _best(self, node: str, k: int, reverse: bool) -> list[str]:
+    def _best(self, node: str, k: int, reverse: bool) -> tuple[str, ...]:
         mine, other = (self.b, self.a) if reverse else (self.a, self.b)
         i = mine.index.get(node)
         if i is None:
-            return []
+            return ()
         key = (reverse, i, k)
         got = self._best_of.get(key)
         if got is None:  # the first k ranked provisions of the row that are similar at all
             ranked, similar = self._ranked(reverse)
             row = zip(ranked[i, :k].tolist(), similar[i, :k].tolist(), strict=True)
-            got = self._best_of[key] = [other.ids[j] for j, positive in row if positive]
+            got = self._best_of[key] = tuple(other.ids[j] for j, positive in row if positive)
         return got
 
     def cover(self, a: str, b: str) -> float:

@@ -240,26 +240,43 @@ def _label(q: str) -> tuple[str | None, str | None]:
         return None, None
 
 
-def _label_among_words(q: str) -> tuple[str | None, str | None, str]:
-    """A provision label written among words (``16B1 otillåten upplysning``, ``lag 16B1
-    otillåten``, ``korvaava tulos 12C1``): (document or None, canonical label, the other
-    words), or (None, None, q). A bare number is a label only after a law word (``lag 13
-    kort``): among words it is more often a count (``13 korttia``)."""
+_SPELT_OVER = 5
+"""Words a label written among other words may be spelt over (``lag 16 B 1``)."""
+
+
+def _label_among_words(con: sqlite3.Connection, q: str) -> tuple[str | None, str | None, str]:
+    """A provision label written among words (``16B1 otillåten upplysning``, ``lag 16 B 1
+    otillåten``, ``korvaava tulos 12C1``, ``77 § korvaus``): (document or None, canonical
+    label, the other words), or (None, None, q); the first one that is written so, the
+    longest spelling first, and that some book has.
+
+    A number alone, or followed by a one-letter word (``13 korttia``, ``2 i rad``, ``12 ή
+    περισσότερα``), is a label only after a law word (``lag 13 kort``) or before ``§``:
+    among words it is more often a count.
+    """
     tokens = q.split()
+    known = search_tables(con).by_label
     for i, token in enumerate(tokens):
         if not any(c.isdecimal() for c in token):
             continue
-        tries = []
-        if i > 0:
-            tries.append((i - 1, i + 1))  # a law word before it: "lag 16B1", "Νόμος 20ΣΤ5"
-        if i + 1 < len(tokens):
-            tries.append((i, i + 2))  # a paragraph sign after it: "77 §"
-        if any(c.isalpha() for c in token.split("/")[-1]):
-            tries.append((i, i + 1))
-        for start, end in tries:
-            doc, label = _label(" ".join(tokens[start:end]))
+        pieces = [
+            (start, end)
+            for start in (i - 1, i)
+            if start >= 0
+            for end in range(min(len(tokens), start + _SPELT_OVER), i, -1)
+        ]
+        for start, end in sorted(pieces, key=lambda p: p[0] - p[1]):
+            words = tokens[start:end]
+            after_law_word = start < i
+            spelt = words[-1] == "§" or any(c.isdecimal() for c in words[-1])
+            lettered = len(words) == 1 and any(c.isalpha() for c in token.split("/")[-1])
+            if not (after_law_word or lettered or (spelt and len(words) > 1)):
+                continue
+            doc, label = _label(" ".join(words))
             rest = " ".join(tokens[:start] + tokens[end:])
-            if label is not None and query_words(rest):
+            if label is None or not query_words(rest):
+                continue
+            if any(doc is None or n.startswith(f"{doc}/") for n in known.get(label, ())):
                 return doc, label, rest
     return None, None, q
 
@@ -415,10 +432,11 @@ def search(
     label_doc, label = _label(req.q)
     rest = None  # the words beside a label written among them
     if label is None:
-        label_doc, label, rest = _label_among_words(req.q)
+        label_doc, label, rest = _label_among_words(con, req.q)
     scored = _label_hits(con, req, label_doc, label) if label else []
     label_hits = bool(scored)  # the whole query is a label, or a label comes first
-    only_label = label_hits and rest is None
+    # the words beside a label are searched below its provisions, if there is room
+    only_label = label_hits and (rest is None or len(scored) >= req.limit)
     if only_label and label is not None:
         result["label"], result["mode"] = label, "label"
         words = query_words(label)
