@@ -242,3 +242,27 @@ def test_search_page_says_how_the_query_was_read(client, q, says):
     summary = soup(client.get("/search", params={"q": q})).select_one("p.summary").get_text(" ")
     assert says in " ".join(summary.split())
     assert ("first, then" in summary) == (q == "16B1 otillåten upplysning")
+
+
+@pytest.mark.parametrize(
+    ("q", "offered"),
+    [
+        ("otillaten upplysning", "otillåten upplysning"),  # one word found nothing as typed
+        ("16B1 otillaten", "16b1 otillåten"),  # the words beside a label found nothing
+        ("otillåten upplysning", None),  # every word matched
+    ],
+)
+def test_search_offers_the_books_spelling_when_a_word_found_nothing(client, q, offered):
+    page = soup(client.get("/search", params={"q": q}))
+    assert page.select("ol.hits li")
+    hint = page.select_one("p.respelled")
+    assert (hint.a.get_text() if hint else None) == offered
+
+
+def test_lexicon_offers_the_books_spelling(client):
+    hint = soup(client.get("/lexicon", params={"word": "tavlingsledaren"})).select_one(
+        "a.respelled"
+    )
+    assert hint is not None and hint.get_text() == "tävlingsledaren"
+    assert "not in the learned lexicon" not in client.get(hint["href"]).text
+    assert soup(client.get("/lexicon", params={"word": "xyzzyq"})).select_one("a.respelled") is None

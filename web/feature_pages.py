@@ -91,6 +91,7 @@ def search_page(
         "groups": [],
         "error": None,
         "suggest": None,
+        "respelled": None,
         "available": True,
         "title": f"Search: {q}" if q else "Search",
         "twin": query_url(
@@ -130,6 +131,10 @@ def search_page(
     ctx["result"] = result
     if not hits:
         ctx["suggest"] = _suggestions(con, q)
+    elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
+        # a word that found nothing may be misspelt (typed without å, ä, ö)
+        spell = feature(con, search.respelled)
+        ctx["respelled"] = spell(con, q) if spell is not None else None
     return render(request, "search.html", ctx)
 
 
@@ -164,6 +169,9 @@ def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
     ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
     if fn is not None and word.strip():
         ctx["results"] = fn(con, word)
+        if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
+            spell = feature(con, search.respelled)
+            ctx["respelled"] = spell(con, word) if spell is not None else None
     ctx["available"] = fn is not None
     return render(request, "lexicon.html", ctx)
 
