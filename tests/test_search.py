@@ -260,6 +260,25 @@ def test_a_bare_number_among_words_is_no_label(con, q):
     assert res["label"] is None and all(h["score"] < LABEL_SCORE for h in res["hits"])
 
 
+@pytest.mark.parametrize("q", ["16B1", "20F5", "12C1"])
+def test_a_provision_whose_text_is_in_its_items_shows_the_first_item(con, q):
+    """sv-2007 16B1 has no words of its own (they are in 16B1(a) and (b)): its hit shows the
+    opening of 16B1(a), labelled, instead of nothing."""
+    hits = [h for h in search(con, q)["hits"] if h["score"] == LABEL_SCORE]
+    assert hits and all(h["snippet"] for h in hits)
+    empty = [
+        h for h in hits
+        if not con.execute("SELECT title || text FROM nodes WHERE id = ?", (h["id"],)).fetchone()[0]
+    ]  # fmt: skip
+    assert empty  # the case this is about
+    for h in empty:
+        first = con.execute(
+            "SELECT label FROM nodes WHERE id LIKE ? AND text != '' AND doc = ? ORDER BY ord",
+            (h["id"] + "%", h["doc"]),
+        ).fetchone()[0]
+        assert h["snippet"].startswith(f"{first}: ")
+
+
 def test_greek_label_lookup(con):
     res = search(con, "20ΣΤ5")
     assert res["label"] == "20F5"

@@ -33,6 +33,7 @@ quoted into the expression, so FTS syntax in a query is just punctuation.
 
 from __future__ import annotations
 
+import html
 import re
 import sqlite3
 import time
@@ -354,12 +355,17 @@ def _highlight(con: sqlite3.Connection, groups: list[WordMatch], langs: list[str
 
 
 def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: dict) -> list:
-    nodes = search_tables(con).nodes
+    t = search_tables(con)
+    nodes = t.nodes
     out = []
     for node_id, score, *via in scored:
         r = nodes.get(node_id)
         if r is None:
             continue
+        snippet = node_snippet(r.title, r.text, hl)
+        if not snippet and node_id in t.opening:  # its text is all in its items
+            label, text = t.opening[node_id]
+            snippet = f"{html.escape(label)}: {node_snippet('', text, hl)}"
         hit = {
             "id": node_id,
             "doc": r.doc,
@@ -368,7 +374,7 @@ def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: di
             "label": r.label,
             "law": r.law,
             "title": r.title,
-            "snippet": node_snippet(r.title, r.text, hl),
+            "snippet": snippet,
             "score": round(score, 3),
         }
         if r.kind == "index_term":  # labels the book's own index gets wrong drop
@@ -406,8 +412,9 @@ def search(
         ``{"query", "label", "mode", "hits": [{"id", "doc", "lang", "kind", "label",
         "law", "title", "snippet", "score", ("targets"), ("via"), ("see_also": [{"id", "title"}])}],
         "took_ms"}``; ``see_also`` lists the index entries and chapter headings that
-        brought a provision into the list or point to it. The
-        snippet is HTML-escaped with matches in ``<mark>``; ``label`` is the canonical
+        brought a provision into the list or point to it. The snippet is HTML-escaped
+        with matches in ``<mark>`` (a provision with no words of its own shows the first
+        of its items that has some, after that item's label); ``label`` is the canonical
         label when the query names a provision (alone, or among words: their hits come
         after the provision's and ``mode`` says how they matched); ``mode`` is
         ``label``, ``all`` (every word matched), ``any`` (some words), ``translation``

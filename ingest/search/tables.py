@@ -45,6 +45,9 @@ class SearchTables:
         nodes: node id -> its :class:`NodeRow`.
         by_label: label -> the ids of the nodes with that label, in manifest order.
         laws_under: node id -> the laws under it, in document order.
+        opening: node id of a provision with neither title nor text of its own (the book
+            puts all of it in its items: sv-2007 16B1) -> the label and text of the
+            first provision under it that has text, to show in its place.
         fts_nodes: rowid in the full-text index -> node id.
     """
 
@@ -58,6 +61,7 @@ class SearchTables:
     nodes: dict[str, NodeRow] = field(default_factory=dict)
     by_label: dict[str, list[str]] = field(default_factory=dict)
     laws_under: dict[str, list[str]] = field(default_factory=dict)
+    opening: dict[str, tuple[str, str]] = field(default_factory=dict)
     fts_nodes: dict[int, str] = field(default_factory=dict)
 
 
@@ -81,6 +85,7 @@ def read_tables(con: sqlite3.Connection) -> SearchTables:
     if store.has_table(con, "compound_parts"):
         for lang, word, part in con.execute("SELECT lang, word, part FROM compound_parts"):
             t.compounds.setdefault((lang, part), []).append(word)
+    parents: dict[str, str | None] = {}
     for node_id, doc, label, kind, law, title, text, attrs, parent in con.execute(
         "SELECT n.id, n.doc, n.label, n.kind, n.law, n.title, n.text, n.attrs, n.parent "
         "FROM nodes n JOIN documents d ON d.id = n.doc ORDER BY d.ord, n.ord"
@@ -90,6 +95,15 @@ def read_tables(con: sqlite3.Connection) -> SearchTables:
         t.by_label.setdefault(label, []).append(node_id)
         if kind == "law" and parent is not None:
             t.laws_under.setdefault(parent, []).append(node_id)
+        parents[node_id] = parent
+        if text:  # in document order: the first text under every empty provision above
+            above = parent
+            while above in t.nodes and above not in t.opening:
+                row = t.nodes[above]
+                if row.title or row.text:
+                    break
+                t.opening[above] = (label, text)
+                above = parents.get(above)
     if t.indexed:
         t.fts_nodes = dict(con.execute("SELECT rowid, node FROM search_fts").fetchall())
     return t
