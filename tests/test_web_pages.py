@@ -233,7 +233,7 @@ def test_every_aligned_sentences_link_leads_to_sentences(client, path):
 @pytest.mark.parametrize(
     ("q", "says"),
     [
-        ("16B1", "for provision 16B1"),
+        ("16B1", "for provision 16B1: the provision, then texts that mention it"),
         ("16B1 otillåten upplysning", "provision 16B1 first, then the other words"),
         ("otillåten upplysning", "result"),
     ],

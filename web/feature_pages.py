@@ -92,6 +92,7 @@ def search_page(
         "error": None,
         "suggest": None,
         "respelled": None,
+        "named": 0,
         "available": True,
         "title": f"Search: {q}" if q else "Search",
         "twin": query_url(
@@ -129,6 +130,9 @@ def search_page(
         h.setdefault("lang", lang_of.get(h["doc"], "und"))
     ctx["groups"] = [(d, list(g)) for d, g in groupby(hits, key=lambda h: h["doc"])]
     ctx["result"] = result
+    from lawgraph.ingest.search.query import LABEL_SCORE
+
+    ctx["named"] = sum(1 for h in hits if h.get("score") == LABEL_SCORE)  # the label's own
     if not hits:
         ctx["suggest"] = _suggestions(con, q)
     elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
