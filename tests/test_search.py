@@ -507,3 +507,12 @@ def test_cli_search(ingested):
     assert r.exit_code == 0 and "el-2017/20F5" in r.output
     r = runner.invoke(main, ["search", "--db", str(ingested[0]), "  "])
     assert r.exit_code == 1 and "empty query" in r.output
+
+
+@pytest.mark.parametrize(
+    ("q", "said"), [("%%%", "in “%%%”"), ("\u200b", "in the query"), ("‐ ‐", "in “‐ ‐”")]
+)
+def test_a_query_without_words_is_quoted_as_typed(con, q, said):
+    with pytest.raises(SearchError) as err:
+        search(con, q)
+    assert said in str(err.value) and "\\u" not in str(err.value)

@@ -452,7 +452,8 @@ def search(
         words = list(dict.fromkeys(query_words(rest if label_hits and rest else req.q)))
         words = words[:MAX_WORDS]
         if not words:
-            raise SearchError(f"no word to search for in {req.q!r}: give letters or digits")
+            shown = f"“{req.q.strip()}”" if req.q.strip().isprintable() else "the query"
+            raise SearchError(f"no word to search for in {shown}: give letters or digits")
         langs = _query_langs(req, words)
         groups = [analyse_word(con, w, langs) for w in words]
     alts: list[str] = []
