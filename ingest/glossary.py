@@ -571,3 +571,39 @@ def _table_lemmas(con: sqlite3.Connection, lang: str, words_: list[str]) -> str:
             return ""
         out.append(row[0])
     return " ".join(out)
+
+
+def same_term_definitions(con: sqlite3.Connection, node_id: str) -> list[dict]:
+    """The definitions in the other books of the term a definition defines, through the
+    glossary: a definition defines a concept when a term of it is the whole of the
+    definition's title (``fi-1997/def/revokki`` "Revokki" and ``sv-2007/def/revoke``
+    "Revoke" are both the concept ``revoke``). Serve-time safe.
+
+    Returns:
+        ``[{"id", "doc", "title", "text", "concept", "en"}]`` in manifest order; empty for a node
+        that is not a definition or whose title is no glossary term.
+    """
+    rows = con.execute(
+        """
+        SELECT n2.id, n2.doc, n2.title, n2.text, h2.concept, c.en
+        FROM nodes n1
+        JOIN concept_hits h1 ON h1.node = n1.id AND h1.field = 'title'
+             AND h1.start = 0 AND h1."end" = length(n1.title)
+        JOIN concept_hits h2 ON h2.concept = h1.concept AND h2.field = 'title'
+             AND h2.start = 0 AND h2.doc != n1.doc
+        JOIN nodes n2 ON n2.id = h2.node AND n2.kind = 'definition'
+             AND h2."end" = length(n2.title)
+        JOIN concepts c ON c.id = h2.concept
+        JOIN documents d ON d.id = n2.doc
+        WHERE n1.id = ? AND n1.kind = 'definition'
+        ORDER BY d.ord, n2.ord
+        """,
+        (node_id,),
+    ).fetchall()
+    out: dict[str, dict] = {}
+    for nid, doc, title, text, concept, en in rows:
+        out.setdefault(
+            nid,
+            {"id": nid, "doc": doc, "title": title, "text": text, "concept": concept, "en": en},
+        )
+    return list(out.values())

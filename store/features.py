@@ -23,6 +23,7 @@ FEATURES: dict[Callable[..., Any], str] = {
     glossary.concepts: "concepts",
     glossary.concept_detail: "concepts",
     glossary.lookup_term: "concepts",
+    glossary.same_term_definitions: "concept_hits",
     align.aligned: "alignments",
     align.lexicon_lookup: "lexicon",
     divergences.divergences: "divergences",

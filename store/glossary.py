@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
-from lawgraph.ingest.glossary import LANGS, concept_detail, concepts, lookup_term
+from lawgraph.ingest.glossary import (
+    LANGS,
+    concept_detail,
+    concepts,
+    lookup_term,
+    same_term_definitions,
+)
 
-__all__ = ["LANGS", "concept_detail", "concepts", "lookup_term"]
+__all__ = ["LANGS", "concept_detail", "concepts", "lookup_term", "same_term_definitions"]

@@ -266,3 +266,17 @@ def test_lexicon_offers_the_books_spelling(client):
     assert hint is not None and hint.get_text() == "tävlingsledaren"
     assert "not in the learned lexicon" not in client.get(hint["href"]).text
     assert soup(client.get("/lexicon", params={"word": "xyzzyq"})).select_one("a.respelled") is None
+
+
+def test_a_definition_links_the_definition_of_the_same_term_in_other_books(client):
+    """fi-1997 "Revokki" and sv-2007 "Revoke" define the glossary's "revoke": the page says
+    so, through the glossary, and does not claim the wording is the same."""
+    page = soup(client.get("/doc/fi-1997/def/revokki"))
+    sv = page.select_one("#in-sv-2007 p.same-term")
+    assert sv is not None and sv.select_one("a")["href"] == "/doc/sv-2007/def/revoke"
+    assert "/glossary/revoke" in [a["href"] for a in sv.select("a")]
+    assert "not by their wording" in sv.get_text()
+    assert page.select_one("#in-el-2017 p.same-term") is None  # el-2017 defines no revoke
+    back = soup(client.get("/doc/sv-2007/def/revoke")).select_one("#in-fi-1997 p.same-term a")
+    assert back is not None and back["href"] == "/doc/fi-1997/def/revokki"
+    assert not soup(client.get("/doc/sv-2007/16B1")).select("p.same-term")

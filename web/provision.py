@@ -7,7 +7,7 @@ import sqlite3
 from collections import defaultdict
 
 from lawgraph.ingest.model import decode_attrs
-from lawgraph.store import align, divergences
+from lawgraph.store import align, divergences, glossary
 from lawgraph.store.features import feature
 from lawgraph.store.references import cited_by, cites, subtree_rows, unresolved
 from lawgraph.store.title_only import title_only, title_only_law
@@ -132,7 +132,10 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     """Per other document: the equivalent(s) shown, or why there is no reliable one.
 
     Each item: ``{"doc", "language", "shown": [hit...], "none": hit or None,
-    "rejected": [hit...], "title_only": law or None}``; a hit is an alignment row
+    "rejected": [hit...], "title_only": law or None, "same_term": [definition...]}``;
+    ``same_term`` lists, for a definition, the definitions of the same glossary term in
+    that document that no row shows (:func:`store.glossary.same_term_definitions`); a hit
+    is an alignment row
     (:func:`ingest.align.aligned`) with the other node's title, text, kind and language,
     and ``words`` (the relation in words); ``title_only`` is the law of the same label
     that the other book gives only by its title (:func:`store.title_only.title_only_law`),
@@ -146,6 +149,8 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         for r in con.execute("SELECT id, language, edition, stats FROM documents ORDER BY ord")
     ]
     edition = next((d["edition"] for d in docs if d["id"] == node["doc"]), None)
+    defines = feature(con, glossary.same_term_definitions)
+    same_term = defines(con, node["id"]) if defines and node["kind"] == "definition" else []
     out = []
     for d in docs:
         if d["id"] == node["doc"]:
@@ -167,6 +172,12 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 "shown": shown,
                 "none": rejected[0] if rejected and not shown else None,
                 "rejected": rejected,
+                # a definition of the same glossary term, where no row shows it
+                "same_term": [
+                    t
+                    for t in same_term
+                    if t["doc"] == d["id"] and t["id"] not in {h["id"] for h in shown}
+                ],
                 # nothing to match in a law the other book gives only by its title
                 "title_only": title_only_law(con, d["id"], node["label"])
                 if not mine and node["kind"] in LAW_KINDS
