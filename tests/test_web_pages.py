@@ -280,3 +280,13 @@ def test_a_definition_links_the_definition_of_the_same_term_in_other_books(clien
     back = soup(client.get("/doc/sv-2007/def/revoke")).select_one("#in-fi-1997 p.same-term a")
     assert back is not None and back["href"] == "/doc/fi-1997/def/revokki"
     assert not soup(client.get("/doc/sv-2007/16B1")).select("p.same-term")
+
+
+@pytest.mark.parametrize("path", ["/doc/fi-1997/72A1", "/doc/sv-2007/40A1"])
+def test_a_book_without_the_law_s_text_says_so_before_any_near_miss(client, path):
+    """fi-2007 gives Laws 40 and 72 by their titles only: no provision of it can be the
+    equivalent, and pointing at its most similar one (10C1) would mislead."""
+    block = soup(client.get(path)).select_one("#in-fi-2007")
+    text = " ".join(block.get_text(" ").split())
+    assert text.startswith("fi-2007 No text in fi-2007: it gives only the title of Law")
+    assert "No reliable equivalent" not in text and not block.select("p.rejected")

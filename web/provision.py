@@ -139,7 +139,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     (:func:`ingest.align.aligned`) with the other node's title, text, kind and language,
     and ``words`` (the relation in words); ``title_only`` is the law of the same label
     that the other book gives only by its title (:func:`store.title_only.title_only_law`),
-    when it has no row at all. None while alignment is not built.
+    when no row shows an equivalent there. None while alignment is not built.
     """
     hits = equivalents(con, node["id"])
     if hits is None:
@@ -180,7 +180,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 ],
                 # nothing to match in a law the other book gives only by its title
                 "title_only": title_only_law(con, d["id"], node["label"])
-                if not mine and node["kind"] in LAW_KINDS
+                if not shown and node["kind"] in LAW_KINDS
                 else None,
             }
         )
