@@ -1,5 +1,7 @@
 """Every HTML page: status, title, escaping, language attributes, error pages."""
 
+import re
+
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
@@ -290,3 +292,21 @@ def test_a_book_without_the_law_s_text_says_so_before_any_near_miss(client, path
     text = " ".join(block.get_text(" ").split())
     assert text.startswith("fi-2007 No text in fi-2007: it gives only the title of Law")
     assert "No reliable equivalent" not in text and not block.select("p.rejected")
+
+
+def test_evidence_reads_as_sentences(client):
+    lines = [
+        " ".join(p.get_text().split())
+        for p in soup(client.get("/doc/fi-1997/85A")).select("div.eq p.anchors, div.eq p.terms")
+    ]
+    assert any(line.startswith("Matching terms: ") for line in lines)
+    assert any(line.startswith("Cited laws: both cite 84") for line in lines)
+    length = [line for line in lines if line.startswith("Length: ")]
+    assert length and all(
+        re.fullmatch(
+            r"Length: the other is \d\.\d\d times as long as this one "
+            r"\(between these books usually \d\.\d\d times\)",
+            line,
+        )
+        for line in length
+    )
