@@ -310,3 +310,15 @@ def test_evidence_reads_as_sentences(client):
         )
         for line in length
     )
+
+
+@pytest.mark.parametrize(("words", "status"), [(40, 200), (200, 400)])
+def test_a_long_query_is_searched_or_refused_on_the_search_page(client, words, status):
+    """Up to the search's own limit (1,000 characters, as in the API) a query is searched;
+    beyond it the search page says so and keeps its search box."""
+    got = client.get("/search", params={"q": " ".join(["revokki"] * words)})
+    assert got.status_code == status
+    page = soup(got)
+    assert page.select_one("form input[name=q]") is not None
+    if status == 400:
+        assert "query too long" in page.select_one("p.error").get_text()

@@ -19,11 +19,15 @@ from lawgraph.ingest.labels import normalise_label
 from lawgraph.store import align, glossary, search
 from lawgraph.store.deps import Con
 from lawgraph.store.features import feature
+from lawgraph.store.search import MAX_QUERY_CHARS
 
 from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
+QueryText = Annotated[str, Query(max_length=4 * MAX_QUERY_CHARS)]
+"""A search query: one too long for the search (:data:`MAX_QUERY_CHARS`, as in the API)
+is told on the search page, with the search box, up to four times that."""
 PAGE_HITS = 50
 """Matches a search page shows at first (one more is asked for, to know whether there are
 more); asked for more, it shows as many as the search gives (``MAX_LIMIT``)."""
@@ -61,7 +65,7 @@ def _suggestions(con, q: str) -> dict:
 def search_page(
     request: Request,
     con: Con,
-    q: Text = "",
+    q: QueryText = "",
     doc: Text = "",
     lang: Text = "",
     kind: Text = "",
