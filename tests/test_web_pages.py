@@ -1,6 +1,7 @@
 """Every HTML page: status, title, escaping, language attributes, error pages."""
 
 import re
+import sqlite3
 
 import pytest
 from bs4 import BeautifulSoup
@@ -322,3 +323,32 @@ def test_a_long_query_is_searched_or_refused_on_the_search_page(client, words, s
     assert page.select_one("form input[name=q]") is not None
     if status == 400:
         assert "query too long" in page.select_one("p.error").get_text()
+
+
+def test_a_label_search_says_which_book_has_another_rule_under_the_label(client, ingested):
+    """fi-1997 16B1 (changing seats) is not the 2007/2017 16B1 (unauthorized information):
+    the alignment says so, and the label search shows it beside the hit."""
+    con = sqlite3.connect(ingested[0])
+    flagged = {
+        (a, b)
+        for a, b in con.execute(
+            "SELECT a, b FROM alignments WHERE relation = 'not-equivalent' AND a LIKE '%/16B1' "
+            "AND b LIKE '%/16B1'"
+        )
+    }
+    assert ("fi-1997/16B1", "sv-2007/16B1") in flagged  # the case this is about
+    page = soup(client.get("/search", params={"q": "16B1"}))
+    notes = {
+        li.select_one("a.hit-link")["href"]: " ".join(
+            li.select_one("small.other-rule").get_text().split()
+        )
+        for li in page.select("li.hit")
+        if li.select_one("small.other-rule")
+    }
+    assert notes["/doc/fi-1997/16B1"].startswith("Another rule than 16B1 in ")
+    assert "sv-2007" in notes["/doc/fi-1997/16B1"]
+    assert "/doc/sv-2007/16B1" in notes and "fi-1997" in notes["/doc/sv-2007/16B1"]
+    twins = {a.split("/")[0] for a, _ in flagged} | {b.split("/")[0] for _, b in flagged}
+    assert {href.split("/")[2] for href in notes} <= twins
+    plain = soup(client.get("/search", params={"q": "otillåten upplysning"}))
+    assert not plain.select("small.other-rule")

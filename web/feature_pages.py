@@ -46,6 +46,33 @@ def _safe_snippet(snippet: str) -> str:
     return re.sub(r"<(?!/?mark>)", "&lt;", snippet)
 
 
+def _other_rules(con, named: list[dict]) -> None:
+    """On the provisions a label search found, the ones whose rule is another than the
+    same label's in other books (fi-1997 16B1, changing seats, against 2007/2017 16B1,
+    unauthorized information): ``other_rule`` = ``{"docs": [the books whose label twin
+    the alignment finds not equivalent], "equivalents": [its equivalents there]}``."""
+    fn = feature(con, align.aligned)
+    if fn is None or len(named) < 2:
+        return
+    ids = {h["id"] for h in named}
+    for h in named:
+        rows = fn(con, h["id"])
+        differ = sorted(
+            r["doc"] for r in rows if r["relation"] == "not-equivalent" and r["id"] in ids
+        )
+        if differ:
+            h["other_rule"] = {
+                "docs": differ,
+                "equivalents": [
+                    r["id"]
+                    for r in rows
+                    if r["doc"] in differ
+                    and not r["flagged"]
+                    and r["relation"] in ("same", "renumbered", "moved")
+                ],
+            }
+
+
 def _suggestions(con, q: str) -> dict:
     """What to offer when a search finds nothing: the query as the books spell it, a
     provision label, glossary concepts."""
@@ -136,7 +163,9 @@ def search_page(
     ctx["result"] = result
     from lawgraph.ingest.search.query import LABEL_SCORE
 
-    ctx["named"] = sum(1 for h in hits if h.get("score") == LABEL_SCORE)  # the label's own
+    named = [h for h in hits if h.get("score") == LABEL_SCORE]  # the label's own provisions
+    ctx["named"] = len(named)
+    _other_rules(con, named)
     if not hits:
         ctx["suggest"] = _suggestions(con, q)
     elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
