@@ -9,13 +9,22 @@ import unicodedata
 from lawgraph.ingest.search.analyze import query_words
 from lawgraph.ingest.search.query import (
     KIND_FILTERS,
+    LABEL_SCORE,
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     SearchError,
     search,
 )
 
-__all__ = ["KIND_FILTERS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchError", "respelled", "search"]
+__all__ = [
+    "KIND_FILTERS",
+    "LABEL_SCORE",
+    "MAX_LIMIT",
+    "MAX_QUERY_CHARS",
+    "SearchError",
+    "respelled",
+    "search",
+]
 
 
 def _bare(word: str) -> str:

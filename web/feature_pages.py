@@ -19,7 +19,7 @@ from lawgraph.ingest.labels import normalise_label
 from lawgraph.store import align, glossary, search
 from lawgraph.store.deps import Con
 from lawgraph.store.features import feature
-from lawgraph.store.search import MAX_QUERY_CHARS
+from lawgraph.store.search import LABEL_SCORE, MAX_QUERY_CHARS
 
 from .templating import query_url, render
 
@@ -73,13 +73,16 @@ def _other_rules(con, named: list[dict]) -> None:
             }
 
 
+def _respelled(con, text: str) -> str | None:
+    """``text`` as the books spell it (:func:`store.search.respelled`), or None."""
+    spell = feature(con, search.respelled)
+    return spell(con, text) if spell is not None else None
+
+
 def _suggestions(con, q: str) -> dict:
     """What to offer when a search finds nothing: the query as the books spell it, a
     provision label, glossary concepts."""
-    out: dict = {"label": None, "concepts": [], "respelled": None}
-    spell = feature(con, search.respelled)
-    if spell is not None:
-        out["respelled"] = spell(con, q)
+    out: dict = {"label": None, "concepts": [], "respelled": _respelled(con, q)}
     with contextlib.suppress(ValueError):
         out["label"] = normalise_label(q)
     lookup = feature(con, glossary.lookup_term)
@@ -161,17 +164,13 @@ def search_page(
         h.setdefault("lang", lang_of.get(h["doc"], "und"))
     ctx["groups"] = [(d, list(g)) for d, g in groupby(hits, key=lambda h: h["doc"])]
     ctx["result"] = result
-    from lawgraph.ingest.search.query import LABEL_SCORE
-
     named = [h for h in hits if h.get("score") == LABEL_SCORE]  # the label's own provisions
     ctx["named"] = len(named)
     _other_rules(con, named)
     if not hits:
         ctx["suggest"] = _suggestions(con, q)
     elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
-        # a word that found nothing may be misspelt (typed without å, ä, ö)
-        spell = feature(con, search.respelled)
-        ctx["respelled"] = spell(con, q) if spell is not None else None
+        ctx["respelled"] = _respelled(con, q)  # a word that found nothing may be misspelt
     return render(request, "search.html", ctx)
 
 
@@ -207,8 +206,7 @@ def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
     if fn is not None and word.strip():
         ctx["results"] = fn(con, word)
         if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
-            spell = feature(con, search.respelled)
-            ctx["respelled"] = spell(con, word) if spell is not None else None
+            ctx["respelled"] = _respelled(con, word)
     ctx["available"] = fn is not None
     return render(request, "lexicon.html", ctx)
 

@@ -165,6 +165,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             if not h["flagged"] and h["relation"] != "topic"
         ]
         rejected = [h for h in mine if h["flagged"]]
+        shown_ids = {h["id"] for h in shown}
         out.append(
             {
                 "doc": d["id"],
@@ -174,9 +175,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 "rejected": rejected,
                 # a definition of the same glossary term, where no row shows it
                 "same_term": [
-                    t
-                    for t in same_term
-                    if t["doc"] == d["id"] and t["id"] not in {h["id"] for h in shown}
+                    t for t in same_term if t["doc"] == d["id"] and t["id"] not in shown_ids
                 ],
                 # nothing to match in a law the other book gives only by its title
                 "title_only": title_only_law(con, d["id"], node["label"])
