@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import unicodedata
 
+from lawgraph.ingest import store
 from lawgraph.ingest.search.analyze import query_words
 from lawgraph.ingest.search.query import (
     KIND_FILTERS,
@@ -32,6 +33,17 @@ def _bare(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
 
 
+def _by_bare(con: sqlite3.Connection) -> dict[str, list[tuple[int, str]]]:
+    """Every word of the books (a form, or the word it is a form of) by its bare spelling
+    (:func:`_bare`), with its form's frequency, in the table's order (read once per store)."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for surface, lemma, freq in con.execute("SELECT surface, lemma, freq FROM lemma_forms"):
+        for word in (surface, lemma):
+            if word.isalpha():
+                out.setdefault(_bare(word), []).append((freq, word))
+    return out
+
+
 def respelled(con: sqlite3.Connection, q: str) -> str | None:
     """The query with each word the books never spell so replaced by the word of the books
     (a form, or the word it is a form of) that differs from it only in marks on letters,
@@ -47,14 +59,11 @@ def respelled(con: sqlite3.Connection, q: str) -> str | None:
     ]
     if not unknown:
         return None
-    wanted = {_bare(w): w for w in unknown}
+    index = store.derived(con, "search.by_bare", _by_bare)
     best: dict[str, tuple[int, str]] = {}
-    for surface, lemma, freq in con.execute("SELECT surface, lemma, freq FROM lemma_forms"):
-        for word in (surface, lemma):  # a form of the books, or the word it is a form of
-            typed = wanted.get(_bare(word))
-            if typed is None or word == typed or not word.isalpha():
-                continue
-            if freq > best.get(typed, (0, ""))[0]:
+    for typed in unknown:
+        for freq, word in index.get(_bare(typed), ()):
+            if word != typed and freq > best.get(typed, (0, ""))[0]:
                 best[typed] = (freq, word)
     if not best:
         return None
