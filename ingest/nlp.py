@@ -164,6 +164,7 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     # the language's class as spacy.blank makes it, without resolving and validating the
     # whole default config (a third of the time, and every ingest makes four)
     nlp = get_lang_class(lang)()
+    _keep_read_attributes(nlp)
     tokenizer = cast("Tokenizer", nlp.tokenizer)  # a blank pipeline's is always a Tokenizer
     if lang == "el":  # spaCy keeps "12." as one Greek ordinal; in the laws it ends a sentence
         from spacy.util import compile_suffix_regex
@@ -179,6 +180,27 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     if lemmas:
         nlp.add_pipe("lawgraph_lemmas")
     return nlp
+
+
+READ_ATTRIBUTES = ("IS_ALPHA", "IS_PUNCT", "IS_SPACE", "LOWER", "NORM")
+"""The word attributes anything reads: the code (``is_alpha``, ``is_space``, ``lower_``
+…), the sentencizer (``is_punct``) and the glossary's phrase matchers (``LOWER``, and
+``NORM`` where a token's own is not set)."""
+
+
+def _keep_read_attributes(nlp: Language) -> None:
+    """Compute only :data:`READ_ATTRIBUTES` for each new word of ``nlp``'s vocabulary.
+
+    spaCy computes some twenty attributes (shape, prefix, ``like_url``, stop word …) by
+    calling a Python function for each, the first time a process meets a word: a quarter
+    of a first tokenization of the books, in every process that tokenizes them. The
+    others stay at zero.
+    """
+    from spacy import attrs
+
+    read = {getattr(attrs, name) for name in READ_ATTRIBUTES}
+    getters = nlp.vocab.lex_attr_getters
+    nlp.vocab.lex_attr_getters = {k: f for k, f in getters.items() if k in read}
 
 
 def sentences(lang: str, text: str) -> list[str]:

@@ -81,6 +81,22 @@ def test_pipeline_sets_folded_lemmas():
     assert nlp.lemmas("sv", "Spelledaren kallas") == ["spelledare", "kalla"]
 
 
+@pytest.mark.parametrize("lang", ["fi", "sv", "el", "et"])
+def test_the_word_attributes_read_are_those_of_a_full_spacy_vocabulary(lang):
+    """Only :data:`nlp.READ_ATTRIBUTES` are computed for new words: they must agree with
+    what spaCy's own vocabulary gives, on words no pipeline has met before."""
+    import spacy
+
+    text = "Ääni; ΡΕΝΌΝΣ (12C1) — «x» ... 3.5 €\n\t sana-kirja, ks. 77 § ok!"
+    full = spacy.blank(lang).vocab
+    for tok in nlp.pipeline(lang, lemmas=False).tokenizer(text):
+        lex = full[tok.text]
+        got = (tok.is_alpha, tok.is_punct, tok.is_space, tok.lower_, tok.norm_)
+        assert got == (lex.is_alpha, lex.is_punct, lex.is_space, lex.lower_, lex.norm_), tok.text
+    ours = nlp.pipeline(lang, lemmas=False).tokenizer("kolme 77")
+    assert not any(t.like_num for t in ours)  # not computed: nothing may read it
+
+
 def test_unknown_language_is_a_clear_error():
     with pytest.raises(ValueError, match="unsupported language 'xx'"):
         nlp.pipeline("xx")

@@ -527,3 +527,20 @@ def test_the_content_hash_is_made_of_every_table_but_meta_digested_on_its_own():
     con.execute("UPDATE a SET x = 2 WHERE x = 1")
     assert store.content_hash(con) != whole
     assert store.content_hash(con, {"a": digests["a"]}) == whole  # a digest is taken as given
+
+
+def test_a_table_digest_is_the_sha256_of_its_rows_reprs_in_order_in_batches_or_not():
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE t (a, b, c)")
+    rows = [
+        (i, f"ρ{i}\x00" if i % 7 == 0 else f"ä{i}", i / 3 if i % 2 else None) for i in range(9000)
+    ]
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
+    expected = hashlib.sha256()
+    for row in rows:
+        expected.update(repr(row).encode("utf-8", "surrogatepass"))
+    assert store.table_digest(con, "t") == expected.hexdigest()
+    con.row_factory = sqlite3.Row  # a connection's row factory changes nothing
+    assert store.table_digest(con, "t") == expected.hexdigest()
+    con.execute("UPDATE t SET c = 0 WHERE a = 8999")
+    assert store.table_digest(con, "t") != expected.hexdigest()
