@@ -158,6 +158,7 @@ class PairMatcher:
         """Within every pair of matched laws, the order-keeping pairing of their
         undivided provisions (:meth:`_leaf_sequences`)."""
         self.cache: dict[tuple[str, str], tuple[float, dict]] = {}
+        self._rival_lists: dict[tuple[bool, str], list[tuple[float, str]]] = {}
         self.same_edition = corpus.relation(self.doc_a, self.doc_b) == "same-edition"
         """Two translations of one edition: the label is the identity far more often."""
 
@@ -546,24 +547,26 @@ class PairMatcher:
     # -- probability -----------------------------------------------------------------
 
     def _margins(self, a: str, b: str) -> tuple[float, float]:
+        """How far the pair's fit is above the best rival of each side among its
+        :data:`CANDIDATES` (one that contains the other side, or lies in it, is no rival)."""
         mine = self.fit(a, b)
-        row = max(
-            (
-                self.fit(a, x)
-                for x in self.space.top(a, CANDIDATES)
-                if not _related(self.corpus, x, b)
-            ),
-            default=0.0,
-        )
-        col = max(
-            (
-                self.fit(x, b)
-                for x in self.space.top_rev(b, CANDIDATES)
-                if not _related(self.corpus, x, a)
-            ),
-            default=0.0,
-        )
+        row = next((f for f, x in self._rivals(a, False) if not _related(self.corpus, x, b)), 0.0)
+        col = next((f for f, x in self._rivals(b, True) if not _related(self.corpus, x, a)), 0.0)
         return mine - row, mine - col
+
+    def _rivals(self, node: str, reverse: bool) -> list[tuple[float, str]]:
+        """The candidates of ``node`` (of ``doc_b`` if ``reverse``) with their fits, the
+        best fit first: the first that is no rival's relative gives the best rival."""
+        key = (reverse, node)
+        got = self._rival_lists.get(key)
+        if got is None:
+            if reverse:
+                got = [(self.fit(x, node), x) for x in self.space.top_rev(node, CANDIDATES)]
+            else:
+                got = [(self.fit(node, x), x) for x in self.space.top(node, CANDIDATES)]
+            got.sort(key=lambda fx: -fx[0])
+            self._rival_lists[key] = got
+        return got
 
     def _parent_match(self, a: str, b: str) -> bool | None:
         parent = self.corpus.provs[a].parent
