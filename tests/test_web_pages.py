@@ -285,6 +285,18 @@ def test_a_definition_links_the_definition_of_the_same_term_in_other_books(clien
     assert not soup(client.get("/doc/sv-2007/16B1")).select("p.same-term")
 
 
+def test_the_aligned_api_names_a_definition_s_same_term_definitions_too(client):
+    """What the page says of fi-1997 "Revokki" the API says as well, apart from the rows."""
+    got = client.get("/api/nodes/fi-1997/def/revokki/aligned").json()
+    terms = {d["doc"]: d for d in got["same_term"]}
+    assert terms["sv-2007"]["id"] == "sv-2007/def/revoke"
+    assert terms["sv-2007"]["concept"] == "revoke" and terms["sv-2007"]["title"] == "Revoke"
+    assert "el-2017" not in terms
+    shown = {r["id"] for r in got["results"] if not r["flagged"]}
+    assert not shown & {d["id"] for d in got["same_term"]}
+    assert client.get("/api/nodes/sv-2007/16B1/aligned").json()["same_term"] == []
+
+
 @pytest.mark.parametrize("path", ["/doc/fi-1997/72A1", "/doc/sv-2007/40A1"])
 def test_a_book_without_the_law_s_text_says_so_before_any_near_miss(client, path):
     """fi-2007 gives Laws 40 and 72 by their titles only: no provision of it can be the

@@ -1,7 +1,8 @@
 """JSON routes: alignments of provisions across documents.
 
 ``GET /api/nodes/{id}/aligned`` lists a provision's counterparts in the other books
-(best first; rejected ones last), ``GET /api/alignments`` lists rows of the
+(best first; rejected ones last; for a definition, the other books' definitions of the
+same glossary term), ``GET /api/alignments`` lists rows of the
 ``alignments`` table between documents, filtered by method and flag, ``GET
 /api/lexicon`` looks a word up in the learned translation lexicon, ``GET
 /api/sentences`` gives the aligned sentences of two provisions and ``GET /api/tmx`` the
@@ -30,6 +31,8 @@ from lawgraph.store.align import (
     tmx_bytes,
 )
 from lawgraph.store.deps import Con, on_loop
+from lawgraph.store.features import feature
+from lawgraph.store.glossary import same_term_definitions
 from lawgraph.store.lookup import node_id_or_404
 
 from ..schemas import ErrorResponse
@@ -54,9 +57,23 @@ class AlignedOut(BaseModel):
     evidence: dict[str, Any]
 
 
+class SameTermDefinition(BaseModel):
+    id: str
+    doc: str
+    title: str
+    concept: str = Field(description="the glossary concept whose term is the whole title")
+    en: str = Field(description="the concept's English name")
+
+
 class AlignedList(BaseModel):
     id: str
     results: list[AlignedOut]
+    same_term: list[SameTermDefinition] = Field(
+        default_factory=list,
+        description="For a definition: the other books' definitions of the same glossary "
+        "term that no row of `results` shows. They are linked by their term, not by "
+        "comparing their wording: read both before relying on one for the other.",
+    )
 
 
 class AlignmentOut(BaseModel):
@@ -86,7 +103,15 @@ class AlignmentList(BaseModel):
 def node_aligned(node_id: str, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
     nid = node_id_or_404(con, node_id)
-    return {"id": nid, "results": aligned(con, nid)}
+    results = aligned(con, nid)
+    defines = feature(con, same_term_definitions)
+    shown = {r["id"] for r in results if not r["flagged"]}
+    same_term = [
+        {k: d[k] for k in ("id", "doc", "title", "concept", "en")}
+        for d in (defines(con, nid) if defines else [])
+        if d["id"] not in shown
+    ]
+    return {"id": nid, "results": results, "same_term": same_term}
 
 
 def _doc(con, doc: str | None) -> str | None:
