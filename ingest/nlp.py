@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from . import languages, lemma_table
 
@@ -199,8 +199,8 @@ def _keep_read_attributes(nlp: Language) -> None:
     from spacy import attrs
 
     read = {getattr(attrs, name) for name in READ_ATTRIBUTES}
-    getters = nlp.vocab.lex_attr_getters
-    nlp.vocab.lex_attr_getters = {k: f for k, f in getters.items() if k in read}
+    vocab = cast("Any", nlp.vocab)  # spaCy's type stubs leave the attribute out
+    vocab.lex_attr_getters = {k: f for k, f in vocab.lex_attr_getters.items() if k in read}
 
 
 def sentences(lang: str, text: str) -> list[str]:
