@@ -31,9 +31,14 @@ from .store import (
     write_store,
 )
 
+STAGE_NAMES = ("glossary", "align", "search", "divergences", "compare")
+"""The names of :func:`corpus_stages`, in order, known without importing the stages (the
+alignment's modules alone take half a second: a progress bar must not wait for them)."""
+
 
 def corpus_stages() -> list[tuple[str, Stage]]:
-    """The corpus-wide stages, in order: each may read what the ones before it wrote."""
+    """The corpus-wide stages, in order (named as :data:`STAGE_NAMES`): each may read what
+    the ones before it wrote."""
     from .align import align_stage
     from .align.diverge import divergence_stage
     from .compare import compare_stage  # what each compare page needs, made once

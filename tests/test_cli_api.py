@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from lawgraph.api import commands
 from lawgraph.api.app import create_app
 from lawgraph.api.cli import exit_status, main
+from lawgraph.ingest import pipeline
 
 CONSOLE = [sys.executable, "-c", "from lawgraph.api.cli import run; run()"]
 """The ``lawgraph`` console script (``run``), in a process of its own."""
@@ -215,6 +216,25 @@ def test_lawgraph_ingest_starts_without_the_alignment_stack():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_lawgraph_ingest_reaches_its_parse_workers_before_the_stages_imports(tmp_path):
+    """The progress bar's stage names come without importing the stages: the alignment's
+    modules (scipy among them) load in the parent while the workers parse, not before."""
+    code = (
+        "import sys\n"
+        "from lawgraph.ingest import pipeline\n"
+        "from lawgraph.api.cli import main\n"
+        "def parse(*a, **k):\n"
+        "    print(sorted(m for m in ('lawgraph.ingest.align', 'scipy', 'spacy') "
+        "if m in sys.modules))\n"
+        "    raise SystemExit(0)\n"
+        "pipeline._parse_all = parse\n"
+        f"main(['ingest', '--db', {str(tmp_path / 's.db')!r}])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    assert [n for n, _ in pipeline.corpus_stages()] == list(pipeline.STAGE_NAMES)
 
 
 CONTROL = ["/search?q=%00", "/search?q=a%00b", "/go?label=%00", "/glossary?q=%01",

@@ -10,7 +10,7 @@ import click
 
 from lawgraph import store
 from lawgraph.ingest.corpus import DEFAULT_CORPUS, CorpusError
-from lawgraph.ingest.pipeline import corpus_stages, ingest_corpus
+from lawgraph.ingest.pipeline import STAGE_NAMES, ingest_corpus
 
 from .options import DB_OPTION
 
@@ -73,7 +73,7 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
         if stage == "done":
             bar.close()
 
-    stage_names = [name for name, _ in corpus_stages()]
+    stage_names = list(STAGE_NAMES)  # not corpus_stages(): its imports would come first
     stage_bar: list[tqdm] = []
 
     def stage_progress(name):
@@ -90,7 +90,8 @@ def ingest(db: Path | None, corpus_dir: Path, force: bool, show_warnings: bool) 
                 )
             )
         bar = stage_bar[0]
-        bar.update(stage_names.index(name) - bar.n)
+        if name in stage_names:
+            bar.update(stage_names.index(name) - bar.n)
         bar.set_postfix_str(name)
 
     path = store.resolve_db(db)
