@@ -452,6 +452,38 @@ def test_evidence_terms_are_written_as_in_the_books(con):
     assert sum(map(bool, found)) > len(sample) / 2
 
 
+def test_evidence_terms_are_words_of_the_two_provisions_themselves(con):
+    """A matched term is shown as its own provision writes it (fi-1997/16B1 and
+    fi-2007/16C2(a) share "paikkoja", not the corpus's commonest form "paikalle"), so a
+    reader finds every shown term in the two texts (a provision's own or its parts')."""
+    kids: dict[str, list[str]] = {}
+    text = {}
+    for nid, parent, title, body in con.execute("SELECT id, parent, title, text FROM nodes"):
+        kids.setdefault(parent, []).append(nid)
+        text[nid] = f"{title or ''} {body or ''}"
+
+    def words(nid: str) -> set[str]:
+        out = set(nlp.shown_words(text[nid]))
+        for k in kids.get(nid, ()):
+            out |= words(k)
+        return out
+
+    rows = con.execute("SELECT a, b, evidence FROM alignments").fetchall()
+    checked = 0
+    for a, b, ev in rows:
+        terms = json.loads(ev).get("terms") or []
+        if terms:
+            wa, wb = words(a), words(b)
+            assert all(t[0] in wa and t[1] in wb for t in terms), (a, b, terms)
+            checked += len(terms)
+    assert checked > 2000
+    pair = con.execute(
+        "SELECT evidence FROM alignments WHERE a = 'fi-1997/16B1' AND b = 'fi-2007/16C2(a)'"
+    ).fetchone()
+    shown = {t[0] for t in json.loads(pair[0])["terms"]}
+    assert "paikkoja" in shown and "paikalle" not in shown
+
+
 def test_a_closest_candidate_is_listed_on_its_own_side_only(con):
     rows = con.execute("SELECT a, b FROM alignments WHERE relation = 'none' LIMIT 30").fetchall()
     assert rows

@@ -63,7 +63,15 @@ def matched_terms(
             scored.append((weights.get(wa, 1.0) * best[0], wa, best[1], best[0]))
     scored.sort(key=lambda x: (-x[0], x[1]))
     sa, sb = bags.shown.get(lang_a, {}), bags.shown.get(lang_b, {})
-    return [[sa.get(wa, wa), sb.get(wb, wb), round(p, 2)] for _s, wa, wb, p in scored[:TERMS]]
+    # each word as these two texts write it, which a reader can find in them
+    return [
+        [
+            bags.form_in(corpus, a, wa) or sa.get(wa, wa),
+            bags.form_in(corpus, b, wb) or sb.get(wb, wb),
+            round(p, 2),
+        ]
+        for _s, wa, wb, p in scored[:TERMS]
+    ]
 
 
 def anchors(space: PairSpace, a: str, b: str) -> dict:

@@ -75,7 +75,18 @@ class Bags:
     shown: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per language, the most frequent word form of each lemma as the books write it,
     lowercased (to show evidence: "βαλές", not "βαλεσ")."""
+    written: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    """Per node id, the word of each of its :attr:`tokens` as the text writes it (lowercased)."""
     _subtree: dict[str, Counter] = field(default_factory=dict, repr=False)
+
+    def form_in(self, corpus: Corpus, nid: str, lemma: str) -> str | None:
+        """How a provision (its own text first, then its sub-provisions in order) writes the
+        first word whose lemma is ``lemma``; None if none does."""
+        for x in corpus.descendants(nid):
+            for token, word in zip(self.tokens.get(x, ()), self.written.get(x, ()), strict=True):
+                if token == lemma:
+                    return word
+        return None
 
     def subtree(self, corpus: Corpus, nid: str) -> Counter:
         """Lemma counts of a provision's own text and every sub-provision's (made once per
@@ -104,6 +115,7 @@ class Bags:
             shown = [w for w in nlp.shown_words(text) if _kept(nlp.fold(w))]
             if [nlp.fold(w) for w in shown] != words:
                 shown = words  # split differently: the folded forms are shown
+            out.written[p.id] = shown
             written.setdefault(lang, Counter()).update(zip(lemmas, shown, strict=True))
         out.surface = {lang: _most_frequent(c) for lang, c in forms.items()}
         out.shown = {lang: _most_frequent(c) for lang, c in written.items()}
