@@ -164,16 +164,19 @@ def normalise_label(text: str) -> str:
     """Turn any typed form of a provision label into the canonical label.
 
     Accepts ``16 B 1``, ``16 § B 1``, ``lag 16B1``, ``Νόμος 20ΣΤ5``, ``20Στ5``,
-    ``12C1(e)(ii)``, ``12 C 1 e ii``.
+    ``12C1(e)(ii)``, ``12 C 1 e ii``, ``16.B.1``, ``16-B-1``, ``１６Ｂ１`` (full-width).
+    A full stop between two numbers stays (``71.1``, ``SR6.4``).
 
     Raises:
         ValueError: if the text is not a provision label.
     """
+    text = unicodedata.normalize("NFKC", text)
     s = _PREFIX_RE.sub("", _strip_accents(text.strip()).lower(), count=1)
     # Keep the original case of letters after the prefix is stripped.
     s = text.strip()[len(text.strip()) - len(s) :] if s else s
     s = _latinise(s).replace("§", " ")
     s = re.sub(r"\s+|\.(?=\D)", "", s)
+    s = re.sub(r"(?<=[A-Za-z)])[.\-]|-(?=[A-Za-z(])", "", s)  # 16.B.1, 16-B-1
     if s.endswith(")") and "(" not in s:
         raise ValueError(f"not a provision label: {text!r}")
     s = s.strip(".")

@@ -26,13 +26,20 @@ from lawgraph.ingest.lines import split_lines
         ("9A2(b)(1)", "9A2(b)(1)"),
         ("80Β2(ιβ)", "80B2(l)"),
         ("law 40b2", "40B2"),
+        ("16.B.1", "16B1"),
+        ("16-B-1", "16B1"),
+        ("Law 16.B.1", "16B1"),
+        ("12-C-1-e-ii", "12C1(e)(ii)"),
+        ("１６Ｂ１", "16B1"),
+        ("71.1", "71.1"),
+        ("SR6.4(a)", "SR6.4(a)"),
     ],
 )
 def test_normalise_label(typed, label):
     assert normalise_label(typed) == label
 
 
-@pytest.mark.parametrize("bad", ["", "hello", "16BB", "(((", "1234"])
+@pytest.mark.parametrize("bad", ["", "hello", "16BB", "(((", "1234", "16-vuotias", "2-3"])
 def test_normalise_label_rejects(bad):
     with pytest.raises(ValueError):
         normalise_label(bad)

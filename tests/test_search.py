@@ -210,7 +210,9 @@ def _label_ids(con, label: str) -> list[str]:
         "WHERE n.label = ? ORDER BY d.ord", (label,))]  # fmt: skip
 
 
-@pytest.mark.parametrize("q", ["16 B 1", "16 § B1", "lag 16B1", "Νόμος 16Β1", "16b1"])
+@pytest.mark.parametrize(
+    "q", ["16 B 1", "16 § B1", "lag 16B1", "Νόμος 16Β1", "16b1", "16.B.1", "Law 16-B-1", "１６Ｂ１"]
+)
 def test_label_lookup_every_document(con, q):
     res = search(con, q)
     want = _label_ids(con, "16B1")
@@ -234,6 +236,8 @@ def test_label_lookup_every_document(con, q):
         ("12 C 1 korvaava", "12C1", "korvaava"),
         ("12C1 i praktiken", "12C1", "i praktiken"),
         ("77 § korvaus", "77", "korvaus"),
+        ("16.B.1 upplysning", "16B1", "upplysning"),
+        ("upplysning 16-B-1", "16B1", "upplysning"),
     ],
 )
 def test_a_label_among_words_comes_first(con, q, label, words):
@@ -519,3 +523,10 @@ def test_a_query_without_words_is_quoted_as_typed(con, q, said):
     with pytest.raises(SearchError) as err:
         search(con, q)
     assert said in str(err.value) and "\\u" not in str(err.value)
+
+
+def test_full_width_letters_search_as_the_books_write_them(con):
+    """A query typed in full-width letters (some input methods give them) finds what the
+    plain one finds."""
+    got, plain = search(con, "ＲＥＶＯＫＥ", limit=10), search(con, "revoke", limit=10)
+    assert plain["hits"] and [h["id"] for h in got["hits"]] == [h["id"] for h in plain["hits"]]

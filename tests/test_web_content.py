@@ -184,8 +184,9 @@ def test_a_label_typed_in_another_books_numbering_goes_to_its_equivalent(client,
     assert get(client, "/doc/sv-2007/16D?came=xx-1/16C").select_one("p.came") is None
 
 
-def test_go_to_a_label_several_books_have_lists_them(client):
-    page = get(client, "/go?label=16 B 1")
+@pytest.mark.parametrize("typed", ["16 B 1", "16.B.1", "16-B-1"])
+def test_go_to_a_label_several_books_have_lists_them(client, typed):
+    page = get(client, f"/go?label={typed}")
     links = [a["href"] for a in page.select("ul.choices a")]
     assert links == ["/doc/fi-1997/16B1", "/doc/el-2017/16B1", "/doc/fi-2007/16B1",
                      "/doc/sv-2007/16B1"]  # fmt: skip

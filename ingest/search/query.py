@@ -37,6 +37,7 @@ import html
 import re
 import sqlite3
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +117,8 @@ def _check(con, q, doc, lang, kind, limit, expand) -> Request:
         raise SearchError("missing query: give a word, a phrase or a provision label")
     if len(q) > MAX_QUERY_CHARS:
         raise SearchError(f"query too long: {len(q)} characters (at most {MAX_QUERY_CHARS})")
-    q = " ".join(q.replace("\x00", " ").split())
+    # full-width letters and digits (ＲＥＶＯＫＥ, １６Ｂ１) as the books write them
+    q = " ".join(unicodedata.normalize("NFKC", q).replace("\x00", " ").split())
     if not q:
         raise SearchError("empty query: give a word, a phrase or a provision label")
     langs = search_tables(con).langs
