@@ -484,7 +484,13 @@ def test_a_word_typed_without_its_letters_marks_is_offered_as_the_books_spell_it
     assert respelled(con, "poyta") == "pöytä"  # Finnish: the word of "pöydällä", "pöydän"
     assert respelled(con, "tavlingsledaren kort") == "tävlingsledaren kort"
     assert respelled(con, "kort") is None and respelled(con, "qqqzzz") is None
+    # a query that finds nothing as typed shows what the books' spelling finds, and says so
     page = get(client, "/search?q=tavlingsledaren")
-    offer = page.find("a", string="tävlingsledaren")
-    assert offer and "q=t%C3%A4vlingsledaren" in offer["href"]
-    assert get(client, offer["href"]).select("ol.hits > li")
+    spelt = get(client, "/search?q=tävlingsledaren")
+    assert [a["href"] for a in page.select("ol.hits a.hit-link")] == [
+        a["href"] for a in spelt.select("ol.hits a.hit-link")
+    ]
+    note = page.select_one("p.spelt-as").get_text(" ", strip=True)
+    assert "Nothing was found for" in note and "tävlingsledaren" in note
+    assert spelt.select_one("p.spelt-as") is None and page.select_one("div.zero") is None
+    assert get(client, "/search?q=qqqzzz").select_one("div.zero") is not None

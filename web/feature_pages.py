@@ -126,6 +126,7 @@ def search_page(
         "error": None,
         "suggest": None,
         "respelled": None,
+        "spelt_as": None,
         "named": 0,
         "available": True,
         "title": f"Search: {q}" if q else "Search",
@@ -141,14 +142,22 @@ def search_page(
         return render(request, "search.html", ctx)
     from lawgraph.store.search import SearchError
 
-    try:
-        result = fn(
-            con, q, doc=doc or None, lang=lang or None, kind=kind or None,
+    def run(query: str) -> dict:
+        return fn(
+            con, query, doc=doc or None, lang=lang or None, kind=kind or None,
             limit=min(shown + 1, MAX_LIMIT), expand=expand,
         )  # fmt: skip
+
+    try:
+        result = run(q)
     except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
+    if not result["hits"]:  # typed without å, ä, ö: what the books' spelling finds
+        spelt = _respelled(con, q)
+        again = run(spelt) if spelt else None
+        if again and again["hits"]:
+            result, ctx["spelt_as"] = again, spelt
     found = [h for h in result["hits"] if not h.get("via")]  # the matches, not what they add
     if len(found) > shown:  # one more was asked for, to know whether there are more
         last = found[shown]["id"]
@@ -169,6 +178,8 @@ def search_page(
     _other_rules(con, named)
     if not hits:
         ctx["suggest"] = _suggestions(con, q)
+    elif ctx["spelt_as"]:
+        pass  # the books' spelling is what is shown
     elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
         ctx["respelled"] = _respelled(con, q)  # a word that found nothing may be misspelt
     return render(request, "search.html", ctx)
