@@ -210,6 +210,19 @@ def test_path_finder_either_direction_on_the_page(client):
     assert both.count('<polyline class="on-path"') == 2  # 12 -> 27D <- 27B1
     api = client.get("/api/graph/path", params={"a": "sv-2007/12", "b": "27B1", "either": "x"})
     assert api.status_code == 400
+    # the fields keep what was asked, found or not, so it can be read and changed
+    for query in ("a=12&b=27B1", "a=12&b=27B1&either=true", "a=12&b=999Z"):
+        form = soup(client.get(f"/graph/sv-2007/12?{query}"))
+        assert form.select_one("#p-a")["value"] == "12"
+        assert form.select_one("#p-b")["value"] == query.split("b=")[1].split("&")[0]
+
+
+@pytest.mark.parametrize("doc", ["fi-1997", "sv-2007", "el-2017"])
+def test_the_path_finder_s_example_finds_a_path_in_each_book(client, doc):
+    form = soup(client.get("/graph", params={"doc": doc}))
+    a, b = form.select_one("#p-a")["placeholder"], form.select_one("#p-b")["placeholder"]
+    got = client.get("/api/graph/path", params={"a": f"{doc}/{a}", "b": f"{doc}/{b}"})
+    assert got.status_code == 200 and got.json()["path"]
 
 
 @pytest.mark.parametrize(
