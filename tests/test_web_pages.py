@@ -377,3 +377,26 @@ def test_a_label_search_says_which_book_has_another_rule_under_the_label(client,
     assert {href.split("/")[2] for href in notes} <= twins
     plain = soup(client.get("/search", params={"q": "otillåten upplysning"}))
     assert not plain.select("small.other-rule")
+
+
+def test_a_provision_page_keeps_quiet_findings_apart_as_the_report_does(client, con):
+    """fi-1997/16B1 against el-2017: "el-2017 speaks of denomination, score" is a quiet
+    finding (a glossary term on one side only), which the report leaves out unless asked:
+    the page lists it apart, and its link opens the report where it is shown."""
+    page = soup(client.get("/doc/fi-1997/16B1"))
+    quiet = page.select("details.quiet-divergences li")
+    assert quiet and all("speaks of" in li.get_text() for li in quiet)
+    listed = " ".join(
+        li.get_text() for li in page.select("#dv-h ~ details:not(.quiet-divergences) li")
+    )
+    assert "speaks of" not in listed
+    for li in quiet:
+        href = li.a["href"]
+        focus = href.split("#", 1)[1]
+        assert soup(client.get(href)).select_one(f"#{focus}") is not None, href
+    # fi-1997/12A has both kinds; a finding the checks count is joined to its link by a
+    # dash, not run into it
+    page = soup(client.get("/doc/fi-1997/12A"))
+    shown = page.select("#dv-h ~ details:not(.quiet-divergences) li")
+    assert shown and page.select("details.quiet-divergences li")
+    assert all(" — see both passages" in li.get_text() for li in shown if li.a)

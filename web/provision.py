@@ -238,8 +238,20 @@ def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
         "versions": equivalence_view(con, root) if root["kind"] != "topic" else [],
         "topics": topics_for(con, root) if root["kind"] in LAW_KINDS else [],
         "topic_laws": topic_view(con, root) if root["kind"] == "topic" else [],
-        "divergences": node_divergences(con, node_id),
+        **_divergences(node_divergences(con, node_id)),
         "title_only": (
             title_only(con, root["doc"], root["label"]) if root["kind"] == "law" else None
         ),
+    }
+
+
+def _divergences(found: list[dict] | None) -> dict:
+    """The page's divergences, and apart the quiet ones (a glossary term found on one side
+    only, mostly a paraphrase), which the divergence report too leaves out unless asked."""
+    if found is None:
+        return {"divergences": None, "quiet_divergences": []}
+    quiet = set(divergences.QUIET_TYPES)
+    return {
+        "divergences": [d for d in found if d["type"] not in quiet],
+        "quiet_divergences": [d for d in found if d["type"] in quiet],
     }
