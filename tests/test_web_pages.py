@@ -400,3 +400,26 @@ def test_a_provision_page_keeps_quiet_findings_apart_as_the_report_does(client, 
     shown = page.select("#dv-h ~ details:not(.quiet-divergences) li")
     assert shown and page.select("details.quiet-divergences li")
     assert all(" — see both passages" in li.get_text() for li in shown if li.a)
+
+
+def test_sorting_the_divergence_report_sorts_every_page(client):
+    """The column headers sort on the server (a sort only in the browser would order the
+    page at hand): page 2 sorted by provision continues where page 1 stopped."""
+    base = {"a": "fi-1997", "b": "el-2017", "family": "edition", "sort": "label", "desc": "false"}
+    first = soup(client.get("/divergences", params=base))
+    assert first.select_one("table.report")
+    assert not first.select("table[data-sortable]")
+    head = first.select_one('th[aria-sort="ascending"]')
+    assert head is not None and head.get_text(strip=True).startswith("Provision")
+    nxt = first.select_one('a[rel="next"]')
+    assert nxt is not None, "needs a report longer than one page"
+    second = soup(client.get(nxt["href"]))
+
+    def ids(page):
+        rows = page.select("table.report > tbody > tr[id^=f-]")
+        return [tr["id"].removeprefix("f-") for tr in rows]
+
+    api = client.get("/api/divergences", params=base).json()
+    order = [r["id"] for r in api["results"]]
+    both = ids(first) + ids(second)
+    assert len(both) > len(ids(first)) and both == order[: len(both)]
