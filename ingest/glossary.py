@@ -503,7 +503,8 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
     Returns:
         :func:`concepts` entries, best match first, each with ``"matched": [{"lang",
         "term", "via"}]`` where ``via`` is ``en``, ``term``, ``lemma``, ``surface``,
-        ``lemma-table`` (the search index's surface-to-lemma table) or ``stem``.
+        ``lemma-table`` (the search index's surface-to-lemma table), ``stem`` or, after
+        every whole match, ``part`` (a longer term the query's words are part of).
 
     Raises:
         ValueError: for an unknown ``lang``.
@@ -528,6 +529,8 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
         for row in con.execute("SELECT id, en FROM concepts"):
             if query in (" ".join(words(row[1])), " ".join(words(row[0]))):
                 add(row[0], "en", row[1], "en", 0)
+            elif f" {query} " in f" {' '.join(words(row[1]))} ":
+                add(row[0], "en", row[1], "part", 3)
     langs = LANGS if lang in (None, "en") else (lang,)
     if lang != "en":
         marks = ",".join("?" * len(langs))
@@ -553,6 +556,23 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
                 (stems, lang_),
             ):
                 add(concept, lang_, term, "stem", 2)
+            # then the longer terms the query's words are part of ("tikki" in "virheellinen
+            # tikki"), as written, by lemma or by stem
+            within = "(' ' || form || ' ') LIKE ('% ' || ? || ' %') AND form != ?"
+            for kind, form in (
+                ("term", query),
+                ("lemma", query),
+                ("lemma", lemmas),
+                ("stem", stems),
+            ):
+                if not form:
+                    continue
+                for concept, term in con.execute(
+                    "SELECT concept, term FROM concept_forms "
+                    f"WHERE kind = ? AND lang = ? AND {within}",
+                    (kind, lang_, form, form),
+                ):
+                    add(concept, lang_, term, "part", 3)
     by_id = {c["id"]: c for c in concepts(con, matched)}
     order = sorted(matched, key=lambda c: (rank[c], list(by_id).index(c)))
     return [{**by_id[c], "matched": matched[c]} for c in order if c in by_id]

@@ -257,6 +257,23 @@ def test_lookup_term_other_routes(con):
         g.lookup_term(con, "revoke", lang="de")
 
 
+@pytest.mark.parametrize(
+    ("text", "whole"), [("tikki", "trick"), ("λεβέ", "trick"), ("kort", "card")]
+)
+def test_lookup_term_lists_the_longer_terms_a_word_is_part_of_after_its_own(con, text, whole):
+    """A reader filtering the glossary by "tikki" also wants "virheellinen tikki"
+    (defective trick): after the whole match, the longer terms the word is part of."""
+    found = g.lookup_term(con, text)
+    assert found[0]["id"] == whole and all(m["via"] != "part" for m in found[0]["matched"])
+    parts = found[1:]
+    assert parts and all(any(m["via"] == "part" for m in c["matched"]) for c in parts)
+    for c in parts:
+        shown = [m["term"] for m in c["matched"] if m["via"] == "part"]
+        assert all(len(t.split()) > 1 or t != text for t in shown)
+    assert "defective-trick" in [c["id"] for c in g.lookup_term(con, "tikki")]
+    assert [c["id"] for c in g.lookup_term(con, "virheellinen tikki")][:1] == ["defective-trick"]
+
+
 def test_concept_detail_and_node_concepts(con):
     detail = g.concept_detail(con, "revoke")
     assert set(detail["occurrences"]) == {"fi-1997", "el-2017", "et-1930s", "fi-2007", "sv-2007"}

@@ -290,6 +290,14 @@ def test_glossary_pages(client, con):
     assert occ and all(re.match(r"^/doc/", a["href"]) for a in page.select("section.occ a"))
     filtered = get(client, "/glossary?q=revokki").select("table.glossary tbody tr a")
     assert "/glossary/revoke" in [a["href"] for a in filtered]
+    # the whole term first, then the longer terms the word is part of
+    rows = get(client, "/glossary?q=tikki").select("table.glossary tbody tr td:first-child a")
+    hrefs = [a["href"] for a in rows]
+    assert hrefs[0] == "/glossary/trick" and "/glossary/defective-trick" in hrefs
+    # typed without ä: the books' spelling is used, and the page says so
+    spelt = get(client, "/glossary?q=lepaaja")
+    assert "lepääjä" in spelt.select_one("p.spelt-as").get_text()
+    assert spelt.select("table.glossary tbody tr")
 
 
 def test_index_labels_missing_from_the_book_are_not_dead_links(client):

@@ -195,14 +195,19 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
         "title": "Glossary",
         "twin": "/api/glossary",
         "langs": [d["language"] for d in store.documents(con)],
+        "spelt_as": None,
     }
     ctx["langs"] = list(dict.fromkeys(ctx["langs"]))
     if fn is not None:
         concepts = fn(con)
         lookup = feature(con, glossary.lookup_term)
         if q.strip() and lookup is not None:
-            keep = {c["id"] for c in lookup(con, q)}
-            concepts = [c for c in concepts if c["id"] in keep]
+            found = lookup(con, q)
+            spelt = None if found else _respelled(con, q)  # typed without å, ä, ö
+            if spelt and (again := lookup(con, spelt)):
+                found, ctx["spelt_as"] = again, spelt
+            by_id = {c["id"]: c for c in concepts}
+            concepts = [by_id[c["id"]] for c in found if c["id"] in by_id]  # best match first
         ctx["concepts"] = concepts
     return render(request, "glossary.html", ctx)
 
