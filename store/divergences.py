@@ -173,7 +173,9 @@ def report_findings(
 
 
 def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
-    """How many divergences involve each document's provisions of each law.
+    """How many divergences involve each document's provisions of each law: those the
+    report lists unless asked for more (no quiet finding, :data:`QUIET_TYPES`, and no
+    national addition, which is no divergence of a translation).
 
     Returns ``{(law, doc): count}``: a divergence between ``fi-2007/12C1`` and
     ``sv-2007/12C1`` counts once for ``("12", "fi-2007")`` and once for
@@ -182,11 +184,14 @@ def divergence_counts(con: sqlite3.Connection) -> dict[tuple[str, str], int]:
     """
     if not has_table(con, "divergences"):
         return {}
+    marks = ",".join("?" * len(QUIET_TYPES))
+    counted = f"family != 'national' AND type NOT IN ({marks})"
     rows = con.execute(
         "SELECT n.law, n.doc, count(*) FROM ("
-        " SELECT a AS id FROM divergences WHERE a IS NOT NULL"
-        " UNION ALL SELECT b FROM divergences WHERE b IS NOT NULL"
-        ") x JOIN nodes n ON n.id = x.id GROUP BY n.law, n.doc"
+        f" SELECT a AS id FROM divergences WHERE a IS NOT NULL AND {counted}"
+        f" UNION ALL SELECT b FROM divergences WHERE b IS NOT NULL AND {counted}"
+        ") x JOIN nodes n ON n.id = x.id GROUP BY n.law, n.doc",
+        (*QUIET_TYPES, *QUIET_TYPES),
     )
     return {(law, doc): n for law, doc, n in rows if law}
 
