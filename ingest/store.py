@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from .model import Citation, Document, Node, ParseWarning
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DEFAULT_DB = Path("var/lawgraph.db")
 
 SCHEMA = """

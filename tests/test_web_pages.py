@@ -423,3 +423,17 @@ def test_sorting_the_divergence_report_sorts_every_page(client):
     order = [r["id"] for r in api["results"]]
     both = ids(first) + ids(second)
     assert len(both) > len(ids(first)) and both == order[: len(both)]
+
+
+def test_the_lexicon_page_shows_words_as_the_books_write_them_and_reads_to(client):
+    """Greek keeps its accents and final sigma ("διαιτητής", not the key "διαιτητ"), a
+    translation the word does not predict back is marked, and ``to`` keeps one language."""
+    page = soup(client.get("/lexicon", params={"word": "kilpailunjohtaja"}))
+    rows = [tr.get_text(" ", strip=True) for tr in page.select("table.lexicon tbody tr")]
+    assert any("διαιτητής" in r for r in rows) and not any("διαιτητ " in r for r in rows)
+    assert all(("goes with the word" in r) == ("του" in r.split()) for r in rows)
+    greek = soup(client.get("/lexicon", params={"word": "kilpailunjohtaja", "to": "el"}))
+    langs = {td["lang"] for td in greek.select("table.lexicon tbody td[lang]:nth-child(2)")}
+    assert langs == {"el"}
+    assert greek.select_one('select[name="to"] option[selected]')["value"] == "el"
+    assert client.get("/lexicon", params={"word": "revokki", "to": "zz"}).status_code == 400

@@ -212,15 +212,43 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
     return render(request, "glossary.html", ctx)
 
 
+ONE_WAY = 0.02
+"""A translation whose word is this unlikely given it (``p_back``) goes with the word but
+does not translate it (Greek "του", "the", for "kilpailunjohtaja"): marked so."""
+
+
 @router.get("/lexicon", response_class=HTMLResponse)
-def lexicon_page(request: Request, con: Con, word: Text = "") -> Response:
-    """Translations of a word learned from the books' parallel provisions (twin:
-    /api/lexicon?word=)."""
+def lexicon_page(request: Request, con: Con, word: Text = "", to: Text = "") -> Response:
+    """Translations of a word learned from the books' parallel provisions, into every
+    language or ``to`` one (twin: /api/lexicon?word=&to=)."""
     fn = feature(con, align.lexicon_lookup)
-    twin = query_url("/api/lexicon", word=word) if word.strip() else "/api/lexicon"
-    ctx: dict = {"word": word, "results": None, "title": "Lexicon", "twin": twin}
+    langs = sorted({d["language"] for d in store.documents(con)})
+    if to and to not in langs:
+        raise HTTPException(400, f"unknown language {to!r} (known: {', '.join(langs)})")
+    twin = query_url("/api/lexicon", word=word, to=to or None) if word.strip() else "/api/lexicon"
+    ctx: dict = {
+        "word": word,
+        "to": to,
+        "langs": langs,
+        "results": None,
+        "title": "Lexicon",
+        "twin": twin,
+        "one_way": ONE_WAY,
+    }
     if fn is not None and word.strip():
-        ctx["results"] = fn(con, word)
+        # two keys of one word (a lemma, and the stem of forms the dictionary lacks) show
+        # alike: one row per word and translation as shown, the likelier
+        best: dict[tuple, dict] = {}
+        for r in fn(con, word, to=to or None):
+            k = (
+                r["lang"],
+                r.get("word_shown") or r["word"],
+                r["to"],
+                r.get("shown") or r["surface"],
+            )
+            if k not in best or best[k]["p"] < r["p"]:
+                best[k] = r
+        ctx["results"] = list(best.values())
         if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
             ctx["respelled"] = _respelled(con, word)
     ctx["available"] = fn is not None

@@ -100,7 +100,8 @@ def lexicon_cmd(
         click.echo(f"{word}: not in the learned lexicon")
     for r in rows:
         click.echo(
-            f"{r['lang']}:{r['word']:<18} -> {r['to']}:{r['surface']:<20} "
+            f"{r['lang']}:{r['word_shown'] or r['word']:<18} -> "
+            f"{r['to']}:{r['shown'] or r['surface']:<20} "
             f"p={r['p']:.2f}  back={r['p_back']:.2f}"
         )
 

@@ -146,10 +146,14 @@ def list_alignments(
 
 class Translation(BaseModel):
     lang: str
-    word: str
+    word: str = Field(
+        description="the lexicon's key: a lemma, or the stem of a word the dictionary lacks"
+    )
+    word_shown: str | None = Field(None, description="the word as the books most often write it")
     to: str
     translation: str
-    surface: str | None = None
+    surface: str | None = Field(None, description="the translation's commonest form, folded")
+    shown: str | None = Field(None, description="the translation as the books most often write it")
     p: float
     p_back: float
 

@@ -39,7 +39,8 @@ from .label import Corpus
 SCHEMA = """
 CREATE TABLE lexicon (
   lang_a TEXT NOT NULL, lang_b TEXT NOT NULL, word_a TEXT NOT NULL, word_b TEXT NOT NULL,
-  p_ab REAL NOT NULL, p_ba REAL NOT NULL, surface_a TEXT NOT NULL, surface_b TEXT NOT NULL
+  p_ab REAL NOT NULL, p_ba REAL NOT NULL, surface_a TEXT NOT NULL, surface_b TEXT NOT NULL,
+  shown_a TEXT NOT NULL, shown_b TEXT NOT NULL
 );
 CREATE INDEX lexicon_a ON lexicon(lang_a, word_a);
 CREATE INDEX lexicon_b ON lexicon(lang_b, word_b);
@@ -469,9 +470,11 @@ def write_lexicons(
     con: sqlite3.Connection, lexicons: dict[tuple[str, str], Lexicon], bags: Bags | None = None
 ) -> int:
     """Write the ``lexicon`` table (pairs with a probability of at least :data:`STORE` in
-    either direction, with each lemma's most frequent form in the books); returns the
-    number of rows."""
+    either direction, with each lemma's most frequent form in the books, folded
+    (``surface``, what a typed word is looked up by) and as written (``shown``: Greek
+    accents and final sigma kept)); returns the number of rows."""
     surface = bags.surface if bags else {}
+    written = bags.shown if bags else {}
     con.executescript(SCHEMA)
     total = 0
     for lex in lexicons.values():
@@ -486,8 +489,9 @@ def write_lexicons(
         p_ba = np.asarray(rev[rows, cols]).ravel().round(4)
         wa, wb = words_a[rows].tolist(), words_b[cols].tolist()
         sa, sb = surface.get(lex.lang_a, {}), surface.get(lex.lang_b, {})
+        ha, hb = written.get(lex.lang_a, {}), written.get(lex.lang_b, {})
         con.executemany(
-            "INSERT INTO lexicon VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO lexicon VALUES (?,?,?,?,?,?,?,?,?,?)",
             zip(
                 [lex.lang_a] * len(rows),
                 [lex.lang_b] * len(rows),
@@ -497,6 +501,8 @@ def write_lexicons(
                 p_ba.tolist(),
                 [sa.get(w, w) for w in wa],
                 [sb.get(w, w) for w in wb],
+                [ha.get(w) or sa.get(w, w) for w in wa],
+                [hb.get(w) or sb.get(w, w) for w in wb],
                 strict=True,
             ),
         )

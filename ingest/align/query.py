@@ -187,9 +187,12 @@ def lexicon_lookup(
     The word is folded and read as a lemma of the lexicon, as the form the lexicon shows
     for a lemma, or, through the search index's ``lemma_forms``, as the lemma of a form the
     books use (``revokin`` -> ``revokki``), so no lemmatiser is loaded. Each item:
-    ``{"lang", "word", "to", "translation", "surface", "p", "p_back"}`` where ``p`` =
-    t(translation | word), ``p_back`` = t(word | translation) and ``surface`` is the
-    translation's most frequent form in the books.
+    ``{"lang", "word", "word_shown", "to", "translation", "surface", "shown", "p",
+    "p_back"}`` where ``p`` = t(translation | word), ``p_back`` = t(word | translation),
+    ``surface`` is the translation's most frequent form in the books, folded, ``shown`` the
+    same as the books write it and ``word_shown`` the word's own (``word`` and
+    ``translation`` are the lexicon's keys: lemmas, or stems of words the dictionary
+    lacks).
     """
     from ..nlp import fold
 
@@ -217,12 +220,13 @@ def lexicon_lookup(
             continue
         for side, other, p, back in (("a", "b", "p_ab", "p_ba"), ("b", "a", "p_ba", "p_ab")):
             rows = con.execute(
-                f"SELECT lang_{other}, word_{other}, surface_{other}, {p}, {back} FROM lexicon "
+                f"SELECT lang_{other}, word_{other}, surface_{other}, {p}, {back}, "
+                f"shown_{side}, shown_{other} FROM lexicon "
                 f"WHERE lang_{side} = ? AND word_{side} = ? AND lang_{other} != lang_{side} "
                 f"AND {p} >= 0.05",
                 (lg, lemma),
             ).fetchall()
-            for to_lang, trans, surface, pf, pb in rows:
+            for to_lang, trans, surface, pf, pb, word_shown, shown in rows:
                 if to and to_lang != to:
                     continue
                 key = (lg, lemma, to_lang, trans)
@@ -230,9 +234,11 @@ def lexicon_lookup(
                     found[key] = {
                         "lang": lg,
                         "word": lemma,
+                        "word_shown": word_shown,
                         "to": to_lang,
                         "translation": trans,
                         "surface": surface,
+                        "shown": shown,
                         "p": round(pf, 3),
                         "p_back": round(pb, 3),
                     }
