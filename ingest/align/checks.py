@@ -261,9 +261,27 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     same label) is among the other side's sub-provisions. Severity: ``low`` for the
     same count, ``high`` when the counts differ by two or more, else ``medium``.
     """
-    only_a = [k for k, other in a.children.items() if other is None or other not in b.children]
-    only_b = [k for k, other in b.children.items() if other is None or other not in a.children]
+    if a.scope == "own" and bool(a.children) != bool(b.children):
+        return []  # a divided provision's own text against an undivided one: its parts
+        # have counterparts of their own elsewhere (:func:`diverge._scope`)
+    # a part whose counterpart is the other side itself (el-2017 39A holds the opening
+    # sentence of fi-1997 Law 39) is not missing there
+    only_a = [
+        k
+        for k, other in a.children.items()
+        if other is None or (other not in b.children and other != b.label)
+    ]
+    only_b = [
+        k
+        for k, other in b.children.items()
+        if other is None or (other not in a.children and other != a.label)
+    ]
     na, nb = len(a.children), len(b.children)
+    into_whole = sum(o == b.label for o in a.children.values()) + sum(
+        o == a.label for o in b.children.values()
+    )
+    if not only_a and not only_b and abs(na - nb) == into_whole:
+        return []  # every part has its counterpart; one is the other side's opening text
     if na == nb and set(only_a) == set(only_b):
         return []  # the same labels both sides: what differs is wording, not structure
     if (

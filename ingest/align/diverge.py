@@ -26,7 +26,8 @@ so it reads the same whichever way round a pair is shown.
 
 The comparison scope of a pair is each node's own text when both nodes have children
 (or both have none), and the node's whole subtree when only one side subdivides (the
-text then lives at different depths). Footnotes are never part of the scope; they
+text then lives at different depths), unless the divided side's parts have counterparts
+of their own (then its own text is the pair's). Footnotes are never part of the scope; they
 only feed the national-addition check.
 """
 
@@ -497,7 +498,18 @@ def _telling_now(c: _Corpus, concept: str, doc: str, other: str) -> bool:
 
 
 def _scope(c: _Corpus, a: str, b: str) -> str:
-    return "own" if bool(c.kids.get(a)) == bool(c.kids.get(b)) else "subtree"
+    """``own`` text for both sides, or ``subtree`` when one side subdivides and the other
+    does not, so the one's text lives at another depth. Not when the divided side has a
+    text of its own and its parts have counterparts of their own in the other book: the
+    pair is then its own text's (fi-1997 Law 39's opening sentence is el-2017 39A, and
+    its 39A and 39B are el-2017 39B and 39C)."""
+    if bool(c.kids.get(a)) == bool(c.kids.get(b)):
+        return "own"
+    whole, part = (a, b) if c.kids.get(a) else (b, a)
+    other = c.nodes[part]["doc"]
+    if c.nodes[whole]["text"] and any((m, other) in c.counterpart for m in _subtree(c, whole)[1:]):
+        return "own"
+    return "subtree"
 
 
 def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
