@@ -437,3 +437,21 @@ def test_the_lexicon_page_shows_words_as_the_books_write_them_and_reads_to(clien
     assert langs == {"el"}
     assert greek.select_one('select[name="to"] option[selected]')["value"] == "el"
     assert client.get("/lexicon", params={"word": "revokki", "to": "zz"}).status_code == 400
+
+
+@pytest.mark.parametrize("law", ["68", "16", "12"])
+def test_a_compare_gap_says_where_the_book_s_provision_of_that_label_is(client, law):
+    """A book whose 68D is another rule than the row's (el-2017 68D against fi-1997 and
+    sv-2007 68D) does not lack 68D: its cell links to the row that holds it."""
+    page = soup(client.get(f"/compare/{law}"))
+    cells = page.select("td.gap.elsewhere")
+    assert cells
+    for td in cells:
+        label, doc = td.a["data-label"], td["data-col"]
+        target = page.select_one(f'tr[id="{td.a["href"][1:]}"]')
+        assert target is not None and target is not td.find_parent("tr")
+        held = target.select_one(f'td[data-col="{doc}"] a.label')
+        assert held is not None and held["href"] == f"/doc/{doc}/{label}"
+        assert held.get_text() == td.a.get_text()  # as that book writes it
+        row = td.find_parent("tr").select("td:not(.gap) a.label")
+        assert label in {a["href"].split("/", 3)[3] for a in row}

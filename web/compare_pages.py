@@ -51,6 +51,26 @@ def _marks(rows: list[dict]) -> None:
         )
 
 
+def _elsewhere(rows: list[dict]) -> None:
+    """For each gap of a row, where the same document's provision of a label of that row
+    is instead (``row["elsewhere"][doc] = (label, row key)``): a book that has 68D in
+    another row, as another rule, does not lack 68D."""
+    where: dict[tuple[str, str], str] = {}
+    for row in rows:
+        for doc, cell in row["cells"].items():
+            if cell:
+                where.setdefault((doc, cell["label"]), row["key"])
+    for row in rows:
+        labels = list(dict.fromkeys(c["label"] for c in row["cells"].values() if c))
+        row["elsewhere"] = {
+            doc: (label, where[(doc, label)])
+            for doc, cell in row["cells"].items()
+            if not cell
+            for label in labels
+            if (doc, label) in where and where[(doc, label)] != row["key"]
+        }
+
+
 @router.get("/compare", response_class=HTMLResponse)
 def compare_form(request: Request, con: Con, label: Text = "") -> Response:
     """The form that opens a comparison (a label and the documents to show)."""
@@ -104,6 +124,7 @@ def compare_page(
     except CompareError as exc:
         raise HTTPException(400, str(exc)) from exc
     _marks(result["rows"])
+    _elsewhere(result["rows"])
     lang = {d["id"]: d["language"] for d in all_docs}
     shown = list(result["docs"])
     exports = _sentence_exports(con, shown, lang)
