@@ -238,12 +238,28 @@ def test_the_path_finder_s_example_finds_a_path_in_each_book(client, doc):
 def test_every_aligned_sentences_link_leads_to_sentences(client, path):
     """A pair whose sides have no text of their own (a law of titles and sections, a book
     that gives only the title) offers no aligned sentences; every link shown has some."""
-    links = [a["href"] for a in soup(client.get(path)).select("div.eq a[href^='/api/sentences']")]
+    page = soup(client.get(path))
+    links = [a["href"] for a in page.select("div.eq a[href^='/api/sentences']")]
     for href in links:
         got = client.get(href)
         assert got.status_code == 200 and got.json()["sentences"], href
     if path in ("/doc/sv-2007/16D", "/doc/sv-2007/23"):
         assert len(links) >= 2  # provisions with text keep their links
+    # each has a page to read, with the same sentences side by side
+    pages = [a["href"] for a in page.select("div.eq a[href^='/sentences']")]
+    assert len(pages) == len(links)
+    for href, twin in zip(pages, links, strict=True):
+        rows = soup(client.get(href)).select("table.sentences tbody tr")
+        sents = client.get(twin).json()["sentences"]
+        assert [[td.get_text() for td in tr.select("td")] for tr in rows] == [
+            [s["a"] or "—", s["b"] or "—"] for s in sents
+        ]
+
+
+def test_the_sentences_page_answers_unknown_provisions_with_a_404(client):
+    assert client.get("/sentences", params={"a": "nope/1", "b": "sv-2007/1"}).status_code == 404
+    page = client.get("/sentences", params={"a": "sv-2007/16", "b": "fi-1997/1"})
+    assert page.status_code == 200 and "No aligned sentences" in page.text
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,31 @@ def _marks(rows: list[dict]) -> None:
         )
 
 
+@router.get("/sentences", response_class=HTMLResponse)
+def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
+    """The aligned sentences of two provisions, side by side, with how the two relate
+    (twin: /api/sentences?a=&b=)."""
+    from lawgraph.store.align import pair_standing, sentence_pairs
+    from lawgraph.store.lookup import node_id_or_404
+
+    na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
+    node_a, node_b = store.node(con, na), store.node(con, nb)
+    lang = {d["id"]: d["language"] for d in store.documents(con)}
+    return render(
+        request,
+        "sentences.html",
+        {
+            "a": node_a,
+            "b": node_b,
+            "lang": lang,
+            "standing": pair_standing(con, na, nb),
+            "sentences": sentence_pairs(con, na, nb),
+            "title": f"Sentences: {na} ↔ {nb}",
+            "twin": query_url("/api/sentences", a=na, b=nb),
+        },
+    )
+
+
 def _elsewhere(rows: list[dict]) -> None:
     """For each gap of a row, where the same document's provision of a label of that row
     is instead (``row["elsewhere"][doc] = (label, row key)``): a book that has 68D in
