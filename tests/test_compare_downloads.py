@@ -63,3 +63,23 @@ def test_every_pair_of_books_shown_gets_its_downloads(client, con):
             assert langs == {lang[a], lang[b]}
         r = client.get(li.find("a", string="CSV")["href"])
         assert r.status_code == 200 and r.content.startswith(codecs.BOM_UTF8 + b"source,target")
+
+
+def test_the_page_says_why_the_csv_has_more_rows_than_the_tmx_units(client):
+    """A sentence with no counterpart is a CSV row with one side empty and no TMX unit:
+    the page gives the difference as those sentences, and it is exactly them."""
+    items = page(client, "/compare/16").select("section#tm ul.exports > li")
+    told = 0
+    for li in items:
+        tmx = li.find("a", string="TMX")
+        if tmx is None:
+            continue
+        units = len(ET.fromstring(client.get(tmx["href"]).content).findall("body/tu"))
+        sheet = client.get(li.find("a", string="CSV")["href"]).content.decode("utf-8-sig")
+        rows = list(csv.DictReader(io.StringIO(sheet)))
+        alone = sum(1 for r in rows if not r["source_text"] or not r["target_text"])
+        assert len(rows) - units == alone
+        if alone:
+            told += 1
+            assert f"the {alone} sentence" in li.get_text() and "no counterpart" in li.get_text()
+    assert told
