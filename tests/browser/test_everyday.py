@@ -219,3 +219,20 @@ def test_a_comparison_taller_than_the_window_says_rows_are_below(page):
     page.goto("/compare/3")  # a short law fits: no note
     assert not page.locator(".compare-wrap").evaluate("w => w.scrollHeight > w.clientHeight")
     expect(page.locator("p.more-below")).to_be_hidden()
+
+
+def test_a_report_wider_than_a_phone_says_columns_are_to_the_right(phone):
+    phone.goto("/divergences?a=fi-1997&b=el-2017&family=edition")
+    wrap = phone.locator("div.scroll", has=phone.locator("table.report"))
+    note = phone.locator("p.more-right").first
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("More columns to the right")
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    expect(note).to_be_hidden()
+
+
+def test_a_report_that_fits_says_nothing_of_columns(page):
+    page.goto("/glossary")
+    assert not page.locator("div.scroll").first.evaluate("w => w.scrollWidth > w.clientWidth")
+    expect(page.locator("p.more-right").first).to_be_hidden()

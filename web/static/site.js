@@ -159,4 +159,19 @@
     window.addEventListener("resize", update);
     update();
   });
+  // A table wider than its box (a report on a phone) scrolls sideways: say so while
+  // columns are hidden beyond its right edge.
+  document.querySelectorAll("div.scroll").forEach(function (wrap) {
+    var note = document.createElement("p");
+    note.className = "more-right";
+    note.textContent = "More columns to the right: scroll the table sideways \u2192";
+    note.hidden = true;
+    wrap.insertAdjacentElement("beforebegin", note);
+    function update() {
+      note.hidden = wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 4;
+    }
+    wrap.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    update();
+  });
 })();
