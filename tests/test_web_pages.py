@@ -471,3 +471,12 @@ def test_a_compare_gap_says_where_the_book_s_provision_of_that_label_is(client, 
         assert held.get_text() == td.a.get_text()  # as that book writes it
         row = td.find_parent("tr").select("td:not(.gap) a.label")
         assert label in {a["href"].split("/", 3)[3] for a in row}
+
+
+def test_a_comparison_asked_for_by_a_word_offers_to_search_for_it(client):
+    r = client.get("/compare/revoke")
+    assert r.status_code == 400
+    offer = soup(r).select_one("a.search-instead")
+    assert offer is not None and offer["href"] == "/search?q=revoke"
+    assert client.get(offer["href"]).status_code == 200
+    assert soup(client.get("/doc/nope/1")).select_one("a.search-instead") is None
