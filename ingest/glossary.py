@@ -487,18 +487,24 @@ def node_concepts(con: sqlite3.Connection, node_id: str) -> set[str]:
     return {r[0] for r in rows}
 
 
-def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> list[dict]:
+def lookup_term(
+    con: sqlite3.Connection, text: str, lang: str | None = None, parts: bool = False
+) -> list[dict]:
     """Concepts one of whose terms matches ``text`` (serve-time safe: no lemmatiser).
 
     ``text`` is folded (lowercase, Greek accents off) and compared with each term's
     folded form, its lemmas, every inflected form the books use, and finally, word by
-    word, with its Snowball stems; an English name or key matches too.
+    word, with its Snowball stems; an English name or key matches too. With ``parts``,
+    when ``text`` is a term itself, the longer terms it is a word of follow (``tikki``,
+    trick, then ``virheellinen tikki``, defective trick): what a reader filtering the
+    glossary wants, not what a search should translate a word into.
 
     Args:
         con: a store connection.
         text: a term in any case and inflection (``revokki``, ``ΡΕΝΌΝΣ``, ``salgamise``).
         lang: restrict the match to one language's terms (``fi``, ``sv``, ``el``,
             ``et``; ``en`` for the English names).
+        parts: add the longer terms ``text`` is part of, after every whole match.
 
     Returns:
         :func:`concepts` entries, best match first, each with ``"matched": [{"lang",
@@ -513,7 +519,7 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
 
     if lang is not None and lang not in (*LANGS, "en"):
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}, en")
-    query = " ".join(words(text))
+    query = " ".join(words(unicodedata.normalize("NFKC", text)))  # full-width letters too
     if not query or not store.has_table(con, "concept_forms"):
         return []
     matched: dict[str, list[dict]] = {}
@@ -529,8 +535,7 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
         for row in con.execute("SELECT id, en FROM concepts"):
             if query in (" ".join(words(row[1])), " ".join(words(row[0]))):
                 add(row[0], "en", row[1], "en", 0)
-            elif f" {query} " in f" {' '.join(words(row[1]))} ":
-                add(row[0], "en", row[1], "part", 3)
+
     langs = LANGS if lang in (None, "en") else (lang,)
     if lang != "en":
         marks = ",".join("?" * len(langs))
@@ -556,26 +561,39 @@ def lookup_term(con: sqlite3.Connection, text: str, lang: str | None = None) -> 
                 (stems, lang_),
             ):
                 add(concept, lang_, term, "stem", 2)
-            # then the longer terms the query's words are part of ("tikki" in "virheellinen
-            # tikki"), as written, by lemma or by stem
-            within = "(' ' || form || ' ') LIKE ('% ' || ? || ' %') AND form != ?"
-            for kind, form in (
-                ("term", query),
-                ("lemma", query),
-                ("lemma", lemmas),
-                ("stem", stems),
-            ):
-                if not form:
-                    continue
-                for concept, term in con.execute(
-                    "SELECT concept, term FROM concept_forms "
-                    f"WHERE kind = ? AND lang = ? AND {within}",
-                    (kind, lang_, form, form),
-                ):
-                    add(concept, lang_, term, "part", 3)
+    if parts and matched:  # a term itself: the longer terms it is a word of
+        _longer_terms(con, query, langs if lang != "en" else (), lang in (None, "en"), add)
     by_id = {c["id"]: c for c in concepts(con, matched)}
     order = sorted(matched, key=lambda c: (rank[c], list(by_id).index(c)))
     return [{**by_id[c], "matched": matched[c]} for c in order if c in by_id]
+
+
+def _longer_terms(con: sqlite3.Connection, query: str, langs, english: bool, add) -> None:
+    """:func:`lookup_term`'s ``parts``: the terms of ``langs`` (and, if ``english``, the
+    English names) that hold the folded ``query`` as whole words, as written, by lemma
+    or by stem; each passed to ``add`` as a ``part`` match."""
+    from .nlp import stem, words
+
+    def within(form: str, text: str) -> bool:
+        return f" {text} " in f" {form} " and form != text
+
+    if english:
+        for concept, en in con.execute("SELECT id, en FROM concepts"):
+            if within(" ".join(words(en)), query):
+                add(concept, "en", en, "part", 3)
+    for lang_ in langs:
+        asked = {
+            "term": {query},
+            "lemma": {query, _table_lemmas(con, lang_, query.split())} - {""},
+            "stem": {" ".join(stem(lang_, w) for w in query.split())},
+        }
+        for concept, term, kind, form in con.execute(
+            "SELECT concept, term, kind, form FROM concept_forms WHERE lang = ? "
+            "AND kind IN ('term', 'lemma', 'stem')",
+            (lang_,),
+        ):
+            if any(within(form, text) for text in asked[kind]):
+                add(concept, lang_, term, "part", 3)
 
 
 def _table_lemmas(con: sqlite3.Connection, lang: str, words_: list[str]) -> str:

@@ -176,7 +176,7 @@ def normalise_label(text: str) -> str:
     s = text.strip()[len(text.strip()) - len(s) :] if s else s
     s = _latinise(s).replace("§", " ")
     s = re.sub(r"\s+|\.(?=\D)", "", s)
-    s = re.sub(r"(?<=[A-Za-z)])[.\-]|-(?=[A-Za-z(])", "", s)  # 16.B.1, 16-B-1
+    s = re.sub(r"(?<=[A-Za-z)])[.\-‐‑–—]|[-‐‑–—](?=[A-Za-z(])", "", s)  # 16.B.1, 16-B-1
     if s.endswith(")") and "(" not in s:
         raise ValueError(f"not a provision label: {text!r}")
     s = s.strip(".")

@@ -182,10 +182,10 @@ def pipeline(lang: str, lemmas: bool = True) -> Language:
     return nlp
 
 
-READ_ATTRIBUTES = ("IS_ALPHA", "IS_PUNCT", "IS_SPACE", "LOWER", "NORM")
+READ_ATTRIBUTES = ("IS_ALPHA", "IS_PUNCT", "IS_SPACE", "LOWER", "NORM", "LANG")
 """The word attributes anything reads: the code (``is_alpha``, ``is_space``, ``lower_``
-…), the sentencizer (``is_punct``) and the glossary's phrase matchers (``LOWER``, and
-``NORM`` where a token's own is not set)."""
+…), the sentencizer (``is_punct``), the glossary's phrase matchers (``LOWER``, and
+``NORM`` where a token's own is not set) and spaCy's ``Vocab.lang`` (``LANG``)."""
 
 
 def _keep_read_attributes(nlp: Language) -> None:

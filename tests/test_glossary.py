@@ -262,16 +262,27 @@ def test_lookup_term_other_routes(con):
 )
 def test_lookup_term_lists_the_longer_terms_a_word_is_part_of_after_its_own(con, text, whole):
     """A reader filtering the glossary by "tikki" also wants "virheellinen tikki"
-    (defective trick): after the whole match, the longer terms the word is part of."""
-    found = g.lookup_term(con, text)
+    (defective trick): with ``parts``, after the whole match, the longer terms the word is
+    part of. Without it (what a search translates a word into), none of them."""
+    found = g.lookup_term(con, text, parts=True)
     assert found[0]["id"] == whole and all(m["via"] != "part" for m in found[0]["matched"])
     parts = found[1:]
     assert parts and all(any(m["via"] == "part" for m in c["matched"]) for c in parts)
     for c in parts:
-        shown = [m["term"] for m in c["matched"] if m["via"] == "part"]
-        assert all(len(t.split()) > 1 or t != text for t in shown)
-    assert "defective-trick" in [c["id"] for c in g.lookup_term(con, "tikki")]
-    assert [c["id"] for c in g.lookup_term(con, "virheellinen tikki")][:1] == ["defective-trick"]
+        for m in (m for m in c["matched"] if m["via"] == "part"):
+            assert len(words(m["term"])) > len(words(text)), m
+    assert "defective-trick" in [c["id"] for c in g.lookup_term(con, "tikki", parts=True)]
+    plain = g.lookup_term(con, text)
+    assert [c["id"] for c in plain] == [c["id"] for c in found if c not in parts]
+    assert not any(m["via"] == "part" for c in plain for m in c["matched"])
+
+
+@pytest.mark.parametrize("text", ["of", "the", "του", "_", "t_kki", "%"])
+def test_only_a_term_itself_brings_the_longer_terms_it_is_part_of(con, text):
+    """A function word, or a wildcard of SQL, is no term: it brings no longer terms."""
+    assert not any(
+        m["via"] == "part" for c in g.lookup_term(con, text, parts=True) for m in c["matched"]
+    )
 
 
 def test_concept_detail_and_node_concepts(con):

@@ -95,6 +95,8 @@ def test_the_word_attributes_read_are_those_of_a_full_spacy_vocabulary(lang):
         assert got == (lex.is_alpha, lex.is_punct, lex.is_space, lex.lower_, lex.norm_), tok.text
     ours = nlp.pipeline(lang, lemmas=False).tokenizer("kolme 77")
     assert not any(t.like_num for t in ours)  # not computed: nothing may read it
+    assert nlp.pipeline(lang, lemmas=False).vocab.lang == lang
+    assert {t.lang_ for t in ours} == {lang}
 
 
 def test_unknown_language_is_a_clear_error():

@@ -319,7 +319,7 @@ def test_lexicon_page_shows_learned_translations(client):
     found = {
         (tr.select("td")[1].get("lang"), tr.select("td")[1].find("a").get_text()) for tr in rows
     }
-    assert ("el", "ρενονσ") in found and ("sv", "revoke") in found
+    assert ("el", "ρενόνς") in found and ("sv", "revoke") in found
     page = get(client, "/lexicon?word=qqqzzz")
     assert "not in the learned lexicon" in page.get_text()
 
@@ -495,9 +495,8 @@ def test_a_word_typed_without_its_letters_marks_is_offered_as_the_books_spell_it
     # a query that finds nothing as typed shows what the books' spelling finds, and says so
     page = get(client, "/search?q=tavlingsledaren")
     spelt = get(client, "/search?q=tävlingsledaren")
-    assert [a["href"] for a in page.select("ol.hits a.hit-link")] == [
-        a["href"] for a in spelt.select("ol.hits a.hit-link")
-    ]
+    shown = [a["href"] for a in page.select("ol.hits a.hit-link")]
+    assert shown and shown == [a["href"] for a in spelt.select("ol.hits a.hit-link")]
     note = page.select_one("p.spelt-as").get_text(" ", strip=True)
     assert "Nothing was found for" in note and "tävlingsledaren" in note
     assert spelt.select_one("p.spelt-as") is None and page.select_one("div.zero") is None

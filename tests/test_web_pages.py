@@ -453,6 +453,7 @@ def test_the_lexicon_page_shows_words_as_the_books_write_them_and_reads_to(clien
     assert langs == {"el"}
     assert greek.select_one('select[name="to"] option[selected]')["value"] == "el"
     assert client.get("/lexicon", params={"word": "revokki", "to": "zz"}).status_code == 400
+    assert client.get("/lexicon", params={"word": "revokki", "to": "et"}).status_code == 400  # none
 
 
 @pytest.mark.parametrize("law", ["68", "16", "12"])

@@ -79,15 +79,15 @@ def _respelled(con, text: str) -> str | None:
     return spell(con, text) if spell is not None else None
 
 
-def _suggestions(con, q: str) -> dict:
-    """What to offer when a search finds nothing: the query as the books spell it, a
-    provision label, glossary concepts."""
-    out: dict = {"label": None, "concepts": [], "respelled": _respelled(con, q)}
+def _suggestions(con, q: str, respelled: str | None) -> dict:
+    """What to offer when a search finds nothing: the query as the books spell it
+    (``respelled``, worked out already), a provision label, glossary concepts."""
+    out: dict = {"label": None, "concepts": [], "respelled": respelled}
     with contextlib.suppress(ValueError):
         out["label"] = normalise_label(q)
     lookup = feature(con, glossary.lookup_term)
     if lookup is not None:
-        out["concepts"] = lookup(con, q)[:8]
+        out["concepts"] = lookup(con, q, parts=True)[:8]
     return out
 
 
@@ -153,11 +153,18 @@ def search_page(
     except SearchError as exc:
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
+    spelt = None
     if not result["hits"]:  # typed without å, ä, ö: what the books' spelling finds
         spelt = _respelled(con, q)
-        again = run(spelt) if spelt else None
-        if again and again["hits"]:
-            result, ctx["spelt_as"] = again, spelt
+        with contextlib.suppress(SearchError):
+            again = run(spelt) if spelt else None
+            if again and again["hits"]:
+                result, ctx["spelt_as"] = again, spelt
+                ctx["title"] = f"Search: {spelt}"
+                ctx["twin"] = query_url(
+                    "/api/search", q=spelt, doc=doc, lang=lang, kind=kind,
+                    expand="true" if expand else None,
+                )  # fmt: skip
     found = [h for h in result["hits"] if not h.get("via")]  # the matches, not what they add
     if len(found) > shown:  # one more was asked for, to know whether there are more
         last = found[shown]["id"]
@@ -177,7 +184,7 @@ def search_page(
     ctx["named"] = len(named)
     _other_rules(con, named)
     if not hits:
-        ctx["suggest"] = _suggestions(con, q)
+        ctx["suggest"] = _suggestions(con, q, spelt)
     elif ctx["spelt_as"]:
         pass  # the books' spelling is what is shown
     elif result["mode"] == "any" or (result["label"] and result["mode"] == "none"):
@@ -202,9 +209,9 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
         concepts = fn(con)
         lookup = feature(con, glossary.lookup_term)
         if q.strip() and lookup is not None:
-            found = lookup(con, q)
+            found = lookup(con, q, parts=True)
             spelt = None if found else _respelled(con, q)  # typed without å, ä, ö
-            if spelt and (again := lookup(con, spelt)):
+            if spelt and (again := lookup(con, spelt, parts=True)):
                 found, ctx["spelt_as"] = again, spelt
             by_id = {c["id"]: c for c in concepts}
             concepts = [by_id[c["id"]] for c in found if c["id"] in by_id]  # best match first
@@ -222,7 +229,11 @@ def lexicon_page(request: Request, con: Con, word: Text = "", to: Text = "") -> 
     """Translations of a word learned from the books' parallel provisions, into every
     language or ``to`` one (twin: /api/lexicon?word=&to=)."""
     fn = feature(con, align.lexicon_lookup)
-    langs = sorted({d["language"] for d in store.documents(con)})
+    pairs = align.lexicon_pairs(con) if fn is not None else []
+    # the languages the lexicon translates into (a pair of one language translates nothing)
+    langs = sorted(
+        {x for p in pairs if p["lang_a"] != p["lang_b"] for x in (p["lang_a"], p["lang_b"])}
+    )
     if to and to not in langs:
         raise HTTPException(400, f"unknown language {to!r} (known: {', '.join(langs)})")
     twin = query_url("/api/lexicon", word=word, to=to or None) if word.strip() else "/api/lexicon"
@@ -236,19 +247,7 @@ def lexicon_page(request: Request, con: Con, word: Text = "", to: Text = "") -> 
         "one_way": ONE_WAY,
     }
     if fn is not None and word.strip():
-        # two keys of one word (a lemma, and the stem of forms the dictionary lacks) show
-        # alike: one row per word and translation as shown, the likelier
-        best: dict[tuple, dict] = {}
-        for r in fn(con, word, to=to or None):
-            k = (
-                r["lang"],
-                r.get("word_shown") or r["word"],
-                r["to"],
-                r.get("shown") or r["surface"],
-            )
-            if k not in best or best[k]["p"] < r["p"]:
-                best[k] = r
-        ctx["results"] = list(best.values())
+        ctx["results"] = fn(con, word, to=to or None)
         if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
             ctx["respelled"] = _respelled(con, word)
     ctx["available"] = fn is not None

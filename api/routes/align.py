@@ -71,7 +71,8 @@ class AlignedList(BaseModel):
     same_term: list[SameTermDefinition] = Field(
         default_factory=list,
         description="For a definition: the other books' definitions of the same glossary "
-        "term that no row of `results` shows. They are linked by their term, not by "
+        "term that no row of `results` shows as the equivalent (a rejected row may name "
+        "one). They are linked by their term, not by "
         "comparing their wording: read both before relying on one for the other.",
     )
 

@@ -507,7 +507,8 @@ def _scope(c: _Corpus, a: str, b: str) -> str:
         return "own"
     whole, part = (a, b) if c.kids.get(a) else (b, a)
     other = c.nodes[part]["doc"]
-    if c.nodes[whole]["text"] and any((m, other) in c.counterpart for m in _subtree(c, whole)[1:]):
+    own_parts = (c.counterpart.get((m, other)) for m in _subtree(c, whole)[1:])
+    if c.nodes[whole]["text"] and any(x not in (None, part) for x in own_parts):
         return "own"
     return "subtree"
 

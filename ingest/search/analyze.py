@@ -14,6 +14,7 @@ pieces as the spaCy tokens split here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -82,5 +83,6 @@ class Analyzer:
 
 
 def query_words(text: str) -> list[str]:
-    """Return the folded word pieces of a query (no spaCy: cheap at serve time)."""
-    return WORD.findall(nlp.fold(text))
+    """Return the folded word pieces of a query (no spaCy: cheap at serve time); letters
+    typed full-width (ＲＥＶＯＫＥ) are the plain ones."""
+    return WORD.findall(nlp.fold(unicodedata.normalize("NFKC", text)))

@@ -119,6 +119,8 @@ def _check(con, q, doc, lang, kind, limit, expand) -> Request:
         raise SearchError(f"query too long: {len(q)} characters (at most {MAX_QUERY_CHARS})")
     # full-width letters and digits (ＲＥＶＯＫＥ, １６Ｂ１) as the books write them
     q = " ".join(unicodedata.normalize("NFKC", q).replace("\x00", " ").split())
+    if len(q) > MAX_QUERY_CHARS:  # a few characters stand for many (ﷺ)
+        raise SearchError(f"query too long: {len(q)} characters (at most {MAX_QUERY_CHARS})")
     if not q:
         raise SearchError("empty query: give a word, a phrase or a provision label")
     langs = search_tables(con).langs
