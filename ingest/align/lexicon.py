@@ -79,15 +79,28 @@ class Bags:
     written: dict[str, list[str]] = field(default_factory=dict, repr=False)
     """Per node id, the word of each of its :attr:`tokens` as the text writes it (lowercased)."""
     _subtree: dict[str, Counter] = field(default_factory=dict, repr=False)
+    _forms: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
 
     def form_in(self, corpus: Corpus, nid: str, lemma: str) -> str | None:
         """How a provision (its own text first, then its sub-provisions in order) writes the
         first word whose lemma is ``lemma``; None if none does."""
-        for x in corpus.descendants(nid):
-            for token, word in zip(self.tokens.get(x, ()), self.written.get(x, ()), strict=True):
-                if token == lemma:
-                    return word
-        return None
+        return self._forms_in(corpus, nid).get(lemma)
+
+    def _forms_in(self, corpus: Corpus, nid: str) -> dict[str, str]:
+        """:meth:`form_in` for every lemma of a provision (made once per provision and
+        process, from its sub-provisions' own)."""
+        got = self._forms.get(nid)
+        if got is None:
+            got = {}
+            for token, word in zip(
+                self.tokens.get(nid, ()), self.written.get(nid, ()), strict=True
+            ):
+                got.setdefault(token, word)
+            for c in corpus.provs[nid].children:
+                for token, word in self._forms_in(corpus, c).items():
+                    got.setdefault(token, word)
+            self._forms[nid] = got
+        return got
 
     def subtree(self, corpus: Corpus, nid: str) -> Counter:
         """Lemma counts of a provision's own text and every sub-provision's (made once per
