@@ -481,3 +481,16 @@ def test_a_comparison_asked_for_by_a_word_offers_to_search_for_it(client):
     assert offer is not None and offer["href"] == "/search?q=revoke"
     assert client.get(offer["href"]).status_code == 200
     assert soup(client.get("/doc/nope/1")).select_one("a.search-instead") is None
+
+
+def test_the_compare_form_keeps_the_documents_ticked(client):
+    r = client.get(
+        "/compare", params=[("label", "16"), ("docs", "fi-1997"), ("docs", "el-2017")],
+        follow_redirects=False,
+    )  # fmt: skip
+    assert r.status_code == 303 and r.headers["location"] == "/compare/16?docs=fi-1997&docs=el-2017"
+    shown = soup(client.get(r.headers["location"])).select("table.compare thead th[data-col]")
+    assert [th["data-col"] for th in shown] == ["fi-1997", "el-2017"]
+    greek = client.get("/compare", params={"label": "Νόμος 20ΣΤ5"}, follow_redirects=True)
+    assert greek.status_code == 200 and "20F5" in greek.text
+    assert "none ticked" in client.get("/compare").text

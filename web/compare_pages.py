@@ -97,12 +97,19 @@ def _elsewhere(rows: list[dict]) -> None:
 
 
 @router.get("/compare", response_class=HTMLResponse)
-def compare_form(request: Request, con: Con, label: Text = "") -> Response:
+def compare_form(
+    request: Request,
+    con: Con,
+    label: Text = "",
+    docs: Annotated[list[str] | None, Query(max_length=40)] = None,
+) -> Response:
     """The form that opens a comparison (a label and the documents to show)."""
     if label.strip():
-        from fastapi.responses import RedirectResponse
+        from urllib.parse import quote, urlencode
 
-        return RedirectResponse(f"/compare/{label.strip()}", status_code=303)
+        chosen = urlencode([("docs", d) for d in docs or []])
+        target = f"/compare/{quote(label.strip(), safe='/()')}" + (f"?{chosen}" if chosen else "")
+        return RedirectResponse(target, status_code=303)
     return render(
         request,
         "compare.html",
