@@ -139,6 +139,14 @@ def test_compare_on_a_phone_shows_one_version_with_a_switcher(phone):
     expect(phone.locator('thead th[data-col="fi-1997"]')).to_be_hidden()
     expect(phone.locator('td[data-col="el-2017"]').first).to_be_visible()
     _fits_the_screen(phone)
+    # from the keyboard: the right arrow shows the next version and moves the focus there
+    phone.keyboard.press("ArrowRight")
+    nxt = switcher.get_by_role("button").nth(2)
+    expect(nxt).to_have_attribute("aria-pressed", "true")
+    expect(nxt).to_be_focused()
+    phone.keyboard.press("ArrowLeft")
+    expect(switcher.get_by_role("button", name="el-2017")).to_be_focused()
+    expect(phone.locator('thead th[data-col="el-2017"]')).to_be_visible()
 
 
 def test_divergence_table_on_a_phone_scrolls_in_its_own_box(phone):

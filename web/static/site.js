@@ -66,6 +66,18 @@
       var col = ev.target.getAttribute && ev.target.getAttribute("data-col");
       if (col) { current = col; fit(); }
     });
+    // Left and right arrows show the previous or next version, as tabs would.
+    switcher.addEventListener("keydown", function (ev) {
+      if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+      var list = Array.prototype.slice.call(buttons);
+      var i = list.findIndex(function (b) { return b.getAttribute("data-col") === current; });
+      var next = list[(i + (ev.key === "ArrowRight" ? 1 : list.length - 1)) % list.length];
+      if (!next) return;
+      ev.preventDefault();
+      current = next.getAttribute("data-col");
+      fit();
+      next.focus();
+    });
     fit();
     if (narrow.addEventListener) narrow.addEventListener("change", fit);
   });
