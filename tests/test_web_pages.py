@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from lawgraph.api.app import create_app
+from lawgraph.ingest.align.query import aligned
 from lawgraph.web.markup import linked_text
 from lawgraph.web.templating import TEMPLATES
 
@@ -494,3 +495,18 @@ def test_the_compare_form_keeps_the_documents_ticked(client):
     greek = client.get("/compare", params={"label": "Νόμος 20ΣΤ5"}, follow_redirects=True)
     assert greek.status_code == 200 and "20F5" in greek.text
     assert "none ticked" in client.get("/compare").text
+
+
+def test_a_provision_whose_text_is_in_its_parts_names_their_equivalents(client, con):
+    """el-2017 73E has no text of its own; its 73E1 is sv-2007 73E: the page says so, not
+    "no reliable equivalent". The parts' equivalents are those the alignment shows."""
+    page = soup(client.get("/doc/el-2017/73E"))
+    sv = page.select_one("#in-sv-2007")
+    assert sv.select_one("p.none") is None and "No single equivalent" in sv.get_text()
+    links = [[a["href"] for a in li.select("a")[:2]] for li in sv.select("ul.parts li")]
+    assert ["/doc/el-2017/73E1", "/doc/sv-2007/73E"] in links
+    for part, eq in links:
+        shown = {r["id"] for r in aligned(con, part.removeprefix("/doc/")) if not r["flagged"]}
+        assert eq.removeprefix("/doc/") in shown
+    # a provision with no equivalent, nor parts that have one, still says so
+    assert soup(client.get("/doc/sv-2007/16B1")).select_one("#in-fi-1997 p.none") is not None

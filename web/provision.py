@@ -181,8 +181,48 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 "title_only": title_only_law(con, d["id"], node["label"])
                 if not shown and node["kind"] in LAW_KINDS
                 else None,
+                "parts": [],
             }
         )
+    lacking = [v for v in out if not v["shown"] and not v["title_only"] and not v["same_term"]]
+    if lacking and node["kind"] in LAW_KINDS:
+        for part, hit in _parts_equivalents(con, node["id"], {v["doc"] for v in lacking}):
+            next(v for v in lacking if v["doc"] == hit["doc"])["parts"].append(
+                {"part": part, "eq": hit}
+            )
+    return out
+
+
+PARTS_SHOWN = 60
+"""Sub-provisions looked at for :func:`_parts_equivalents` (a law's, in document order)."""
+
+
+def _parts_equivalents(
+    con: sqlite3.Connection, node_id: str, docs: set[str]
+) -> list[tuple[dict, dict]]:
+    """For a provision without an equivalent of its own in ``docs``: each sub-provision's
+    equivalent there (``(part, hit)``, in document order), so a provision whose text lies
+    in its parts (el-2017 73E, whose 73E1 is sv-2007 73E) says where they went."""
+    fn = feature(con, align.aligned)
+    if fn is None:
+        return []
+    parts = con.execute(
+        """
+        WITH RECURSIVE below(id) AS (
+            SELECT id FROM nodes WHERE parent = ?
+            UNION ALL SELECT n.id FROM nodes n JOIN below b ON n.parent = b.id
+        )
+        SELECT n.id, n.label, n.title FROM nodes n JOIN below USING (id)
+        WHERE n.kind IN ('section', 'subsection', 'item', 'subitem')
+        ORDER BY n.ord LIMIT ?
+        """,
+        (node_id, PARTS_SHOWN),
+    ).fetchall()
+    out = []
+    for pid, label, title in parts:
+        for hit in fn(con, pid):
+            if hit["doc"] in docs and not hit["flagged"] and hit["relation"] in align.EQUIVALENT:
+                out.append(({"id": pid, "label": label, "title": title}, hit))
     return out
 
 
