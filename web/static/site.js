@@ -156,34 +156,25 @@
   document.addEventListener("mouseout", leave);
   document.addEventListener("focusout", leave);
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideTip(); });
-  // A comparison taller than the window scrolls inside its box: say so while rows are
-  // hidden below its edge.
-  document.querySelectorAll(".compare-wrap").forEach(function (wrap) {
-    var note = document.createElement("p");
-    note.className = "more-below";
-    note.textContent = "More rows below: scroll inside the table \u2193";
-    note.hidden = true;
-    wrap.insertAdjacentElement("afterend", note);
-    function update() {
-      note.hidden = wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 4;
-    }
-    wrap.addEventListener("scroll", update, { passive: true });
-    window.addEventListener("resize", update);
-    update();
-  });
-  // A table wider than its box (a report on a phone) scrolls sideways: say so while
-  // columns are hidden beyond its right edge.
-  document.querySelectorAll("div.scroll").forEach(function (wrap) {
-    var note = document.createElement("p");
-    note.className = "more-right";
-    note.textContent = "More columns to the right: scroll the table sideways \u2192";
-    note.hidden = true;
-    wrap.insertAdjacentElement("beforebegin", note);
-    function update() {
-      note.hidden = wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 4;
-    }
-    wrap.addEventListener("scroll", update, { passive: true });
-    window.addEventListener("resize", update);
-    update();
-  });
+  // A box that scrolls says so while part of its content is hidden beyond an edge: a
+  // comparison taller than the window (rows below), a table wider than its box, as a
+  // report on a phone (columns to the right).
+  function scrollHint(selector, className, text, where, hidden) {
+    document.querySelectorAll(selector).forEach(function (wrap) {
+      var note = document.createElement("p");
+      note.className = className;
+      note.textContent = text;
+      note.hidden = true;
+      wrap.insertAdjacentElement(where, note);
+      function update() { note.hidden = hidden(wrap); }
+      wrap.addEventListener("scroll", update, { passive: true });
+      window.addEventListener("resize", update);
+      update();
+    });
+  }
+  scrollHint(".compare-wrap", "more-below", "More rows below: scroll inside the table \u2193",
+    "afterend", function (w) { return w.scrollTop + w.clientHeight >= w.scrollHeight - 4; });
+  scrollHint("div.scroll", "more-right",
+    "More columns to the right: scroll the table sideways \u2192",
+    "beforebegin", function (w) { return w.scrollLeft + w.clientWidth >= w.scrollWidth - 4; });
 })();
