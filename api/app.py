@@ -101,17 +101,10 @@ def create_app(
     def page_or_json(request: Request, status: int, message: str):
         if request.url.path.startswith(("/api", "/static")):
             return errors.error_response(status, message)
-        path = request.url.path
-        # a comparison asked for by a word ("/compare/revoke"): offer to search for it
-        asked = path.split("/compare/", 1)[1] if path.startswith("/compare/") else ""
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",
-            {
-                "title": titles.get(status, "Error"),
-                "message": message,
-                "search_q": asked if status in (400, 404) and asked.strip() else None,
-            },
+            {"title": titles.get(status, "Error"), "message": message},
             status_code=status,
         )
 

@@ -18,11 +18,13 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from lawgraph import store
+from lawgraph.ingest.labels import normalise_label
 from lawgraph.store import compare, divergences, reviews
-from lawgraph.store.align import sentence_counts
+from lawgraph.store.align import pair_standing, sentence_counts, sentence_pairs
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.divergences import SEVERITY_ORDER, SORTS
 from lawgraph.store.features import feature
+from lawgraph.store.lookup import node_id_or_404
 
 from .passages import passages
 from .templating import query_url, render
@@ -55,9 +57,6 @@ def _marks(rows: list[dict]) -> None:
 def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
     """The aligned sentences of two provisions, side by side, with how the two relate
     (twin: /api/sentences?a=&b=)."""
-    from lawgraph.store.align import pair_standing, sentence_pairs
-    from lawgraph.store.lookup import node_id_or_404
-
     na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
     node_a, node_b = store.node(con, na), store.node(con, nb)
     lang = {d["id"]: d["language"] for d in store.documents(con)}
@@ -74,6 +73,14 @@ def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
             "twin": query_url("/api/sentences", a=na, b=nb),
         },
     )
+
+
+def _search_instead(request: Request, status: int, message: str, asked: str) -> Response:
+    """The error page for a comparison of something no book has as a label, offering to
+    search the books for what was asked."""
+    title = "Not found" if status == 404 else "Bad request"
+    ctx = {"title": title, "message": message, "search_q": asked}
+    return render(request, "error.html", ctx, status_code=status)
 
 
 def _elsewhere(rows: list[dict]) -> None:
@@ -150,10 +157,14 @@ def compare_page(
     from lawgraph.store.compare import CompareError, ProvisionNotFound
 
     try:
+        normalise_label(label)
+    except ValueError as exc:  # perhaps the words of a provision (/compare/revoke)
+        return _search_instead(request, 400, str(exc), label)
+    try:
         result = fn(con, label, chosen or None)
     except ProvisionNotFound as exc:
-        raise HTTPException(404, str(exc)) from exc
-    except CompareError as exc:
+        return _search_instead(request, 404, str(exc), label)
+    except CompareError as exc:  # an unknown document
         raise HTTPException(400, str(exc)) from exc
     _marks(result["rows"])
     _elsewhere(result["rows"])
