@@ -283,7 +283,7 @@ def ingest_corpus(
     digest = input_hash(corpus_dir, docs)
     if not force and stored_input_hash(db) == digest:
         return IngestReport(Path(db), True, [], time.perf_counter() - t0)
-    with _fewer_collections():
+    with _fewer_collections(), _memory_kept():
         return _build(
             db,
             corpus_dir,
@@ -392,6 +392,58 @@ def _fewer_collections():
 
 GC_THRESHOLD = 100_000
 """Allocations between two collections of the youngest generation while ingesting."""
+
+
+@contextlib.contextmanager
+def _memory_kept():
+    """While the store is built, let the C allocator keep the memory freed (glibc only;
+    elsewhere nothing changes).
+
+    The stages make and drop numpy arrays of several megabytes, many times over (each
+    round of the lexicon's EM, each similarity matrix). By default glibc hands such a
+    block back to the kernel when it is freed and asks for it again for the next one, and
+    every page of it is then faulted in afresh: half of the forked processes' page faults,
+    a quarter second of kernel time per cold ingest (see the README's benchmarks). Blocks
+    up to :data:`MMAP_THRESHOLD` now come from the heap, which gives back its top only
+    beyond :data:`TRIM_THRESHOLD` free. The forked processes inherit the setting.
+    Afterwards glibc's own defaults are set again and the free memory is returned."""
+    libc = _glibc()
+    if libc is None:
+        yield
+        return
+    libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    try:
+        yield
+    finally:
+        libc.mallopt(_M_MMAP_THRESHOLD, _GLIBC_DEFAULT)
+        libc.mallopt(_M_TRIM_THRESHOLD, _GLIBC_DEFAULT)
+        libc.malloc_trim(0)
+
+
+MMAP_THRESHOLD = 32 * 1024 * 1024
+"""Blocks from this size on still get memory of their own from the kernel (glibc's
+largest allowed value on 64-bit systems)."""
+TRIM_THRESHOLD = 256 * 1024 * 1024
+"""Free memory at the top of the heap that is kept rather than given back."""
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
+_GLIBC_DEFAULT = 128 * 1024  # both settings' defaults
+
+
+def _glibc():
+    """glibc's functions through ctypes (those of the running program, which links it),
+    or None on any other C library."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return None
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
 
 
 def _forking_allowed(workers: int | None) -> bool:

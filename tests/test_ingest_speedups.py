@@ -209,3 +209,49 @@ def test_monotone_pairs_a_row_at_a_time_equal_the_cell_by_cell_table():
         else:
             score = rng.normal(size=(m, n)) * 0.3 - 0.1
         assert match.monotone_pairs(score) == _monotone_pairs_cell_by_cell(score), score
+
+
+class _RecordingLibc:
+    """A stand-in for glibc that records the allocator settings asked of it."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append(("mallopt", param, value))
+        return 1
+
+    def malloc_trim(self, pad: int) -> int:
+        self.calls.append(("malloc_trim", pad))
+        return 1
+
+
+def test_allocator_keeps_freed_memory_while_building_and_is_reset_after(monkeypatch):
+    from lawgraph.ingest import pipeline
+
+    libc = _RecordingLibc()
+    monkeypatch.setattr(pipeline, "_glibc", lambda: libc)
+    kept = [
+        ("mallopt", -3, pipeline.MMAP_THRESHOLD),
+        ("mallopt", -1, pipeline.TRIM_THRESHOLD),
+    ]
+    reset = [("mallopt", -3, 128 * 1024), ("mallopt", -1, 128 * 1024), ("malloc_trim", 0)]
+    try:
+        with pipeline._memory_kept():
+            assert libc.calls == kept
+            raise KeyError("a stage failed")
+    except KeyError:
+        pass
+    assert libc.calls == kept + reset  # reset even when the build fails
+
+
+def test_allocator_is_left_alone_without_glibc_and_works_with_it(monkeypatch):
+    from lawgraph.ingest import pipeline
+
+    real = pipeline._glibc()
+    assert real is None or callable(real.mallopt)
+    with pipeline._memory_kept():  # the real C library, whichever it is
+        assert float(np.ones(5_000_000).sum()) == 5_000_000.0
+    monkeypatch.setattr(pipeline, "_glibc", lambda: None)
+    with pipeline._memory_kept():
+        assert float(np.ones(5_000_000).sum()) == 5_000_000.0
