@@ -32,6 +32,7 @@ FEATURES: dict[Callable[..., Any], str] = {
     compare.compare: "nodes",
     search.search: "lemma_forms",
     search.respelled: "lemma_forms",
+    search.respelled_finding: "lemma_forms",
 }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 import unicodedata
+from collections.abc import Callable
+from typing import TypeVar
 
 from lawgraph.ingest import store
 from lawgraph.ingest.search.analyze import query_words
@@ -24,8 +26,11 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "SearchError",
     "respelled",
+    "respelled_finding",
     "search",
 ]
+
+T = TypeVar("T")
 
 
 def _bare(word: str) -> str:
@@ -42,6 +47,23 @@ def _by_bare(con: sqlite3.Connection) -> dict[str, list[tuple[int, str]]]:
             if word.isalpha():
                 out.setdefault(_bare(word), []).append((freq, word))
     return out
+
+
+def respelled_finding(
+    con: sqlite3.Connection, q: str, finds: Callable[[str], T]
+) -> tuple[str | None, T | None]:
+    """:func:`respelled` of ``q`` and, when there is one, what ``finds`` (the caller's
+    lookup, with its filters) answers for it: ``(None, None)`` when no word needs
+    respelling, ``(spelt, None)`` when the respelled query finds nothing (a falsy answer,
+    or a :class:`SearchError`)."""
+    spelt = respelled(con, q)
+    if not spelt:
+        return None, None
+    try:
+        again = finds(spelt)
+    except SearchError:
+        return spelt, None
+    return spelt, (again or None)
 
 
 def respelled(con: sqlite3.Connection, q: str) -> str | None:

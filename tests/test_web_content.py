@@ -501,3 +501,17 @@ def test_a_word_typed_without_its_letters_marks_is_offered_as_the_books_spell_it
     assert "Nothing was found for" in note and "tävlingsledaren" in note
     assert spelt.select_one("p.spelt-as") is None and page.select_one("div.zero") is None
     assert get(client, "/search?q=qqqzzz").select_one("div.zero") is not None
+
+
+def test_the_search_api_offers_the_books_spelling_when_nothing_is_found(client):
+    typed = client.get("/api/search", params={"q": "tavlingsledaren"}).json()
+    assert typed["hits"] == [] and typed["respelled"] == "tävlingsledaren"
+    again = client.get("/api/search", params={"q": typed["respelled"]}).json()
+    assert again["hits"] and "respelled" not in again  # found: nothing to offer
+    # the offer keeps the filters: in a Finnish book the Swedish word finds nothing
+    fi = client.get("/api/search", params={"q": "tavlingsledaren", "doc": "fi-1997"}).json()
+    assert fi["hits"] == [] and "respelled" not in fi
+    # the plain route and the expanded one (which the shortcut does not answer) agree
+    both = client.get("/api/search", params={"q": "tavlingsledaren", "expand": "true"}).json()
+    assert both["respelled"] == "tävlingsledaren"
+    assert "respelled" not in client.get("/api/search", params={"q": "qqqzzz"}).json()

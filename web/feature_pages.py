@@ -154,17 +154,16 @@ def search_page(
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
     spelt = None
-    if not result["hits"]:  # typed without å, ä, ö: what the books' spelling finds
-        spelt = _respelled(con, q)
-        with contextlib.suppress(SearchError):
-            again = run(spelt) if spelt else None
-            if again and again["hits"]:
-                result, ctx["spelt_as"] = again, spelt
-                ctx["title"] = f"Search: {spelt}"
-                ctx["twin"] = query_url(
-                    "/api/search", q=spelt, doc=doc, lang=lang, kind=kind,
-                    expand="true" if expand else None,
-                )  # fmt: skip
+    if not result["hits"] and feature(con, search.respelled_finding):
+        # typed without å, ä, ö: what the books' spelling finds
+        spelt, again = search.respelled_finding(con, q, lambda s: (r := run(s))["hits"] and r)
+        if again:
+            result, ctx["spelt_as"] = again, spelt
+            ctx["title"] = f"Search: {spelt}"
+            ctx["twin"] = query_url(
+                "/api/search", q=spelt, doc=doc, lang=lang, kind=kind,
+                expand="true" if expand else None,
+            )  # fmt: skip
     found = [h for h in result["hits"] if not h.get("via")]  # the matches, not what they add
     if len(found) > shown:  # one more was asked for, to know whether there are more
         last = found[shown]["id"]
@@ -210,9 +209,12 @@ def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
         lookup = feature(con, glossary.lookup_term)
         if q.strip() and lookup is not None:
             found = lookup(con, q, parts=True)
-            spelt = None if found else _respelled(con, q)  # typed without å, ä, ö
-            if spelt and (again := lookup(con, spelt, parts=True)):
-                found, ctx["spelt_as"] = again, spelt
+            if not found and feature(con, search.respelled_finding):  # typed without å, ä, ö
+                spelt, again = search.respelled_finding(
+                    con, q, lambda s: lookup(con, s, parts=True)
+                )
+                if again:
+                    found, ctx["spelt_as"] = again, spelt
             by_id = {c["id"]: c for c in concepts}
             concepts = [by_id[c["id"]] for c in found if c["id"] in by_id]  # best match first
         ctx["concepts"] = concepts

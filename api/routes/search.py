@@ -10,6 +10,7 @@ up the others.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
@@ -21,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lawgraph.store.deps import snapshot
-from lawgraph.store.search import MAX_LIMIT, SearchError, search
+from lawgraph.store.features import feature
+from lawgraph.store.search import MAX_LIMIT, SearchError, respelled_finding, search
 from lawgraph.store.serving import StoreChanged
 
 from ..middleware import CANCEL_KEY, SNAPSHOT_KEY
@@ -66,6 +68,11 @@ class SearchResult(BaseModel):
     mode: str = Field(description="label, all (every word matched), any, translation, none")
     hits: list[SearchHit]
     took_ms: float
+    respelled: str | None = Field(
+        None,
+        description="when nothing is found: the query as the books spell it (a word typed "
+        "without å, ä, ö or accents), which finds something",
+    )
 
 
 @router.get(PATH, response_model=SearchResult, response_model_exclude_none=True, responses=ERRORS)
@@ -83,7 +90,7 @@ async def search_route(
 
     def run() -> dict:
         with snap.connection(request.scope.get(CANCEL_KEY)) as con:
-            return search(
+            result = search(
                 con,
                 q,
                 doc=doc or None,
@@ -91,6 +98,19 @@ async def search_route(
                 kind=kind or None,
                 limit=limit,
                 expand=expand,
+            )
+            return _with_respelling(
+                con,
+                result,
+                lambda q: search(
+                    con,
+                    q,
+                    doc=doc or None,
+                    lang=lang or None,
+                    kind=kind or None,
+                    limit=1,
+                    expand=False,
+                ),
             )
 
     try:
@@ -157,9 +177,27 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
             result = search(
                 con, p.q, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=p.limit
             )
+            result = _with_respelling(
+                con,
+                result,
+                lambda q: search(
+                    con, q, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=1
+                ),
+            )
     except (SearchError, StoreChanged):  # the route's error handlers answer these
         return None
     return SearchJSON(result)
+
+
+def _with_respelling(con, result: dict, finds: Callable[[str], dict]) -> dict:
+    """``result`` with ``respelled`` when it has no hit and the query as the books spell it
+    (:func:`store.search.respelled`) finds something with the same filters (``finds``)."""
+    if result["hits"] or feature(con, respelled_finding) is None:
+        return result
+    spelt, again = respelled_finding(con, result["query"], lambda q: finds(q)["hits"])
+    if again:
+        result["respelled"] = spelt
+    return result
 
 
 class SearchJSON(JSONResponse):
