@@ -434,13 +434,13 @@ def _covered(likely: dict[str, frozenset], src: list[str], tgt: set[str]) -> flo
 
 def count_matrix(vocab: dict[str, int], lists: list[list[str]]) -> sparse.csr_matrix:
     """Token counts of each list over ``vocab`` (rows: lists; words outside it ignored)."""
-    rows, cols = [], []
-    for i, toks in enumerate(lists):
-        for w in toks:
-            if w in vocab:
-                rows.append(i)
-                cols.append(vocab[w])
-    return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(lists), len(vocab)))
+    get = vocab.get
+    cols = np.fromiter((get(w, -1) for toks in lists for w in toks), dtype=np.int64)
+    rows = np.repeat(np.arange(len(lists)), [len(toks) for toks in lists])
+    kept = cols >= 0
+    return sparse.csr_matrix(
+        (np.ones(int(kept.sum())), (rows[kept], cols[kept])), shape=(len(lists), len(vocab))
+    )
 
 
 def pair_similarities(lex: Lexicon, pairs: list[tuple[list[str], list[str]]]) -> np.ndarray:
