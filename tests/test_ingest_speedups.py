@@ -146,6 +146,28 @@ def test_position_prior_made_once_per_shape_is_the_computed_one():
         assert not got.flags.writeable
 
 
+def test_token_counts_equal_the_counts_made_one_token_at_a_time(con):
+    from lawgraph.ingest.align.label import load_corpus
+
+    corpus = load_corpus(con)
+    bags = lexicon.Bags.build(corpus)
+    lists = [bags.tokens.get(nid, []) for nid in corpus.provs]
+    vocab: dict[str, int] = {}
+    for toks in lists[::2]:  # half the provisions' words: the rest fall outside
+        for w in toks:
+            vocab.setdefault(w, len(vocab))
+    got = lexicon.count_matrix(vocab, lists)
+    plain = np.zeros((len(lists), len(vocab)))
+    for i, toks in enumerate(lists):
+        for w in toks:
+            if w in vocab:
+                plain[i, vocab[w]] += 1
+    assert got.shape == plain.shape and got.nnz > 1000
+    assert np.array_equal(got.toarray(), plain)
+    assert lexicon.count_matrix(vocab, []).shape == (0, len(vocab))
+    assert lexicon.count_matrix(vocab, [[], ["no such word"]]).nnz == 0
+
+
 def test_number_word_lookup_equals_the_scan(con):
     for (lang,) in con.execute("SELECT DISTINCT language FROM documents"):
         words = {w for (t,) in con.execute(
