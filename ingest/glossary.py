@@ -295,12 +295,7 @@ def _tag_language(
     for (node, doc_id, fld, _), doc in zip(
         jobs, _keyed(lang, nlp, [j[3] for j in jobs]), strict=True
     ):
-        found = sorted(
-            (start - end, start, via, keys[key], end)
-            for via, matcher in enumerate(matchers)
-            for key, start, end in matcher(doc)
-            if via < 2 or _stem_match_ok(lang, doc[start:end], groups[keys[key]])
-        )
+        found = _candidates(lang, doc, matchers, keys, groups)
         taken: set[int] = set()
         for _, start, _via, i, end in found:
             if taken.intersection(range(start, end)):
@@ -322,6 +317,25 @@ def _tag_language(
                 )
             )
     return out
+
+
+def _candidates(lang: str, doc, matchers: list, keys: dict[int, int], groups: dict) -> list:
+    """The matches of ``doc``, as ``(-length, start, matcher, pattern, end)``, in the order
+    they are taken in (longest first; on equal spans exact, then lemma, then stem).
+
+    A stem match is kept only if :func:`_stem_match_ok`; one whose span an exact or a
+    lemma match has already is never taken (that one sorts first), so it is not checked.
+    """
+    exact = [(via, key, start, end) for via in (0, 1) for key, start, end in matchers[via](doc)]
+    spans = {(start, end) for _, _, start, end in exact}
+    stems = [
+        (2, key, start, end)
+        for key, start, end in matchers[2](doc)
+        if (start, end) not in spans and _stem_match_ok(lang, doc[start:end], groups[keys[key]])
+    ]
+    return sorted(
+        (start - end, start, via, keys[key], end) for via, key, start, end in exact + stems
+    )
 
 
 def _keyed(lang: str, nlp, texts: list[str]):
