@@ -321,7 +321,7 @@ def _tag_language(
 
 def _candidates(lang: str, doc, matchers: list, keys: dict[int, int], groups: dict) -> list:
     """The matches of ``doc``, as ``(-length, start, matcher, pattern, end)``, in the order
-    they are taken in (longest first; on equal spans exact, then lemma, then stem).
+    they are considered in (longest first; on equal spans exact, then lemma, then stem).
 
     A stem match is kept only if :func:`_stem_match_ok`; one whose span an exact or a
     lemma match has already is never taken (that one sorts first), so it is not checked.

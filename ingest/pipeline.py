@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hashlib
 import os
@@ -396,52 +397,67 @@ GC_THRESHOLD = 100_000
 
 @contextlib.contextmanager
 def _memory_kept():
-    """While the store is built, let the C allocator keep the memory freed (glibc only;
-    elsewhere nothing changes).
-
-    The stages make and drop numpy arrays of several megabytes, many times over (each
-    round of the lexicon's EM, each similarity matrix). By default glibc hands such a
-    block back to the kernel when it is freed and asks for it again for the next one, and
-    every page of it is then faulted in afresh: half of the forked processes' page faults,
-    a quarter second of kernel time per cold ingest (see the README's benchmarks). Blocks
-    up to :data:`MMAP_THRESHOLD` now come from the heap, which gives back its top only
-    beyond :data:`TRIM_THRESHOLD` free. The forked processes inherit the setting.
-    Afterwards glibc's own defaults are set again and the free memory is returned."""
-    libc = _glibc()
-    if libc is None:
-        yield
-        return
-    libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-    libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    """While the store is built, the processes it forks keep the memory they free (glibc
+    only, and not where the environment tunes the allocator itself; see
+    :func:`_keep_freed_memory`). This process's own allocator is left as it is."""
+    global _KEEP_FREED
+    _KEEP_FREED = _glibc() is not None and not any(v in os.environ for v in _MALLOC_ENV)
     try:
         yield
     finally:
-        libc.mallopt(_M_MMAP_THRESHOLD, _GLIBC_DEFAULT)
-        libc.mallopt(_M_TRIM_THRESHOLD, _GLIBC_DEFAULT)
-        libc.malloc_trim(0)
+        _KEEP_FREED = False
 
 
+def _keep_freed_memory() -> None:
+    """In a process just forked while the store is built: let glibc's allocator keep the
+    memory freed.
+
+    The stages make and drop numpy arrays of several megabytes, many times over (each
+    round of the lexicon's EM, each similarity matrix). Such a block is handed back to the
+    kernel when it is freed (once it is larger than glibc's current threshold), and every
+    page of the next one is faulted in afresh. Blocks up to :data:`MMAP_THRESHOLD` now come
+    from the heap, which gives back its top only beyond :data:`TRIM_THRESHOLD` free: the
+    forked processes' page faults halve (see the README's benchmarks). Setting either
+    value ends glibc's own adjustment of them for good, which is why only the forked
+    processes, which end with the build, do it."""
+    libc = _glibc() if _KEEP_FREED else None
+    if libc is not None:
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)  # refused (0) where too large: kept
+        libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+
+
+_KEEP_FREED = False
+"""Whether a store is being built, so a process forked now keeps freed memory."""
 MMAP_THRESHOLD = 32 * 1024 * 1024
 """Blocks from this size on still get memory of their own from the kernel (glibc's
 largest allowed value on 64-bit systems)."""
 TRIM_THRESHOLD = 256 * 1024 * 1024
 """Free memory at the top of the heap that is kept rather than given back."""
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
-_GLIBC_DEFAULT = 128 * 1024  # both settings' defaults
+_MALLOC_ENV = (
+    "MALLOC_MMAP_THRESHOLD_",
+    "MALLOC_TRIM_THRESHOLD_",
+    "MALLOC_TOP_PAD_",
+    "GLIBC_TUNABLES",
+)
+"""Settings of the allocator from the environment, which are left to rule."""
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_keep_freed_memory)
 
 
+@functools.cache
 def _glibc():
     """glibc's functions through ctypes (those of the running program, which links it),
     or None on any other C library."""
     import platform
 
-    if platform.libc_ver()[0] != "glibc":
-        return None
-    import ctypes
-
     try:
+        if platform.libc_ver()[0] != "glibc":
+            return None
+        import ctypes
+
         libc = ctypes.CDLL(None)
-        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+        return libc if hasattr(libc, "mallopt") else None
     except OSError:
         return None
 

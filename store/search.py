@@ -15,6 +15,7 @@ from lawgraph.ingest.search.query import (
     LABEL_SCORE,
     MAX_LIMIT,
     MAX_QUERY_CHARS,
+    MAX_WORDS,
     SearchError,
     search,
 )
@@ -30,7 +31,7 @@ __all__ = [
     "search",
 ]
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def _bare(word: str) -> str:
@@ -50,8 +51,8 @@ def _by_bare(con: sqlite3.Connection) -> dict[str, list[tuple[int, str]]]:
 
 
 def respelled_finding(
-    con: sqlite3.Connection, q: str, finds: Callable[[str], T]
-) -> tuple[str | None, T | None]:
+    con: sqlite3.Connection, q: str, finds: Callable[[str], _T]
+) -> tuple[str | None, _T | None]:
     """:func:`respelled` of ``q`` and, when there is one, what ``finds`` (the caller's
     lookup, with its filters) answers for it: ``(None, None)`` when no word needs
     respelling, ``(spelt, None)`` when the respelled query finds nothing (a falsy answer,
@@ -71,7 +72,7 @@ def respelled(con: sqlite3.Connection, q: str) -> str | None:
     (a form, or the word it is a form of) that differs from it only in marks on letters,
     the most frequent first (``poyta`` typed without the Finnish letters: ``pöytä``); None
     when no word needs it or none is found."""
-    words = query_words(q)
+    words = query_words(q)[:MAX_WORDS]  # the words the search reads
     unknown = [
         w
         for w in words

@@ -240,43 +240,60 @@ class _RecordingLibc:
         self.calls: list[tuple] = []
 
     def mallopt(self, param: int, value: int) -> int:
-        self.calls.append(("mallopt", param, value))
-        return 1
-
-    def malloc_trim(self, pad: int) -> int:
-        self.calls.append(("malloc_trim", pad))
+        self.calls.append((param, value))
         return 1
 
 
-def test_allocator_keeps_freed_memory_while_building_and_is_reset_after(monkeypatch):
+def test_processes_forked_while_building_keep_freed_memory(monkeypatch):
+    import ast
+    import os
+
     from lawgraph.ingest import pipeline
 
     libc = _RecordingLibc()
     monkeypatch.setattr(pipeline, "_glibc", lambda: libc)
-    kept = [
-        ("mallopt", -3, pipeline.MMAP_THRESHOLD),
-        ("mallopt", -1, pipeline.TRIM_THRESHOLD),
-    ]
-    reset = [("mallopt", -3, 128 * 1024), ("mallopt", -1, 128 * 1024), ("malloc_trim", 0)]
+    for name in pipeline._MALLOC_ENV:
+        monkeypatch.delenv(name, raising=False)
+    kept = [(-3, pipeline.MMAP_THRESHOLD), (-1, pipeline.TRIM_THRESHOLD)]
+
+    def forked() -> list:
+        """What a process forked now asks of the allocator (told through a pipe)."""
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: the fork handlers have run
+            os.write(write, repr(libc.calls).encode())
+            os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        with os.fdopen(read) as got:
+            return ast.literal_eval(got.read())
+
+    assert forked() == []  # not building
     try:
         with pipeline._memory_kept():
-            assert libc.calls == kept
+            assert forked() == kept
             raise KeyError("a stage failed")
     except KeyError:
         pass
-    assert libc.calls == kept + reset  # reset even when the build fails
+    assert forked() == [] and libc.calls == []  # over, and this process never changed
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "131072")  # the environment rules
+    with pipeline._memory_kept():
+        assert forked() == []
 
 
-def test_allocator_is_left_alone_without_glibc_and_works_with_it(monkeypatch):
+def test_other_c_libraries_are_left_alone(monkeypatch):
+    import platform
+
     from lawgraph.ingest import pipeline
 
-    real = pipeline._glibc()
-    assert real is None or callable(real.mallopt)
-    with pipeline._memory_kept():  # the real C library, whichever it is
-        assert float(np.ones(5_000_000).sum()) == 5_000_000.0
-    monkeypatch.setattr(pipeline, "_glibc", lambda: None)
-    with pipeline._memory_kept():
-        assert float(np.ones(5_000_000).sum()) == 5_000_000.0
+    monkeypatch.setattr(platform, "libc_ver", lambda *a, **k: ("", ""))
+    pipeline._glibc.cache_clear()
+    try:
+        assert pipeline._glibc() is None
+        with pipeline._memory_kept():
+            assert pipeline._KEEP_FREED is False
+    finally:
+        pipeline._glibc.cache_clear()
 
 
 def test_glossary_hits_equal_those_with_every_stem_match_checked(con, tmp_path, monkeypatch):
@@ -293,17 +310,31 @@ def test_glossary_hits_equal_those_with_every_stem_match_checked(con, tmp_path, 
             if via < 2 or glossary._stem_match_ok(lang, doc[start:end], groups[keys[key]])
         )
 
+    checked = []
+    stem_match_ok = glossary._stem_match_ok
+
+    def counted(*args):
+        checked[-1] += 1
+        return stem_match_ok(*args)
+
+    monkeypatch.setattr(glossary, "_stem_match_ok", counted)
+
     def hits(candidates) -> list:
+        checked.append(0)
         copy = sqlite3.connect(tmp_path / f"{candidates.__name__}.db")
-        con.backup(copy)
-        for (name,) in copy.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'concept%'"
-        ).fetchall():
-            copy.execute(f'DROP TABLE "{name}"')
-        monkeypatch.setattr(glossary, "_candidates", candidates)
-        glossary.glossary_stage(copy)
-        return copy.execute("SELECT * FROM concept_hits").fetchall()
+        try:
+            con.backup(copy)
+            for (name,) in copy.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'concept%'"
+            ).fetchall():
+                copy.execute(f'DROP TABLE "{name}"')
+            monkeypatch.setattr(glossary, "_candidates", candidates)
+            glossary.glossary_stage(copy)
+            return copy.execute("SELECT * FROM concept_hits").fetchall()
+        finally:
+            copy.close()
 
     shortcut = hits(glossary._candidates)
     assert len(shortcut) > 10_000
     assert shortcut == hits(plain)
+    assert 0 < checked[0] < checked[1]  # the shortcut checked fewer stem matches

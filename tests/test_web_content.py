@@ -514,4 +514,9 @@ def test_the_search_api_offers_the_books_spelling_when_nothing_is_found(client):
     # the plain route and the expanded one (which the shortcut does not answer) agree
     both = client.get("/api/search", params={"q": "tavlingsledaren", "expand": "true"}).json()
     assert both["respelled"] == "tävlingsledaren"
+    # expanded, the Swedish word finds its translations in a Finnish book: offered there too
+    params = {"q": "tavlingsledaren", "lang": "fi", "expand": "true"}
+    expanded = client.get("/api/search", params=params).json()
+    assert expanded["hits"] == [] and expanded["respelled"] == "tävlingsledaren"
+    assert client.get("/api/search", params={**params, "q": "tävlingsledaren"}).json()["hits"]
     assert "respelled" not in client.get("/api/search", params={"q": "qqqzzz"}).json()

@@ -154,9 +154,10 @@ def search_page(
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
     spelt = None
-    if not result["hits"] and feature(con, search.respelled_finding):
-        # typed without å, ä, ö: what the books' spelling finds
-        spelt, again = search.respelled_finding(con, q, lambda s: (r := run(s))["hits"] and r)
+    if not result["hits"]:  # typed without å, ä, ö: what the books' spelling finds
+        spelt, again = search.respelled_finding(
+            con, q, lambda s: got if (got := run(s))["hits"] else None
+        )
         if again:
             result, ctx["spelt_as"] = again, spelt
             ctx["title"] = f"Search: {spelt}"

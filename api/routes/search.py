@@ -10,6 +10,7 @@ up the others.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
@@ -102,14 +103,14 @@ async def search_route(
             return _with_respelling(
                 con,
                 result,
-                lambda q: search(
+                lambda spelt: search(
                     con,
-                    q,
+                    spelt,
                     doc=doc or None,
                     lang=lang or None,
                     kind=kind or None,
                     limit=1,
-                    expand=False,
+                    expand=expand,
                 ),
             )
 
@@ -180,8 +181,13 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
             result = _with_respelling(
                 con,
                 result,
-                lambda q: search(
-                    con, q, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=1
+                lambda spelt: search(
+                    con,
+                    spelt,
+                    doc=p.doc or None,
+                    lang=p.lang or None,
+                    kind=p.kind or None,
+                    limit=1,
                 ),
             )
     except (SearchError, StoreChanged):  # the route's error handlers answer these
@@ -189,7 +195,7 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
     return SearchJSON(result)
 
 
-def _with_respelling(con, result: dict, finds: Callable[[str], dict]) -> dict:
+def _with_respelling(con: sqlite3.Connection, result: dict, finds: Callable[[str], dict]) -> dict:
     """``result`` with ``respelled`` when it has no hit and the query as the books spell it
     (:func:`store.search.respelled`) finds something with the same filters (``finds``)."""
     if result["hits"] or feature(con, respelled_finding) is None:
