@@ -298,6 +298,12 @@ def test_glossary_pages(client, con):
     spelt = get(client, "/glossary?q=lepaaja")
     assert "lepääjä" in spelt.select_one("p.spelt-as").get_text()
     assert spelt.select("table.glossary tbody tr")
+    # the JSON twin keeps the filter, and the page reads the twin's name for it too
+    twin = get(client, "/glossary?q=tikki").select_one("link[rel=alternate]")["href"]
+    assert twin == "/api/glossary?term=tikki"
+    assert "trick" in {c["id"] for c in client.get(twin).json()["concepts"]}
+    by_term = get(client, "/glossary?term=tikki").select("table.glossary tbody tr td:first-child a")
+    assert [a["href"] for a in by_term] == hrefs
 
 
 def test_index_labels_missing_from_the_book_are_not_dead_links(client):

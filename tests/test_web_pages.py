@@ -510,3 +510,22 @@ def test_a_provision_whose_text_is_in_its_parts_names_their_equivalents(client, 
         assert eq.removeprefix("/doc/") in shown
     # a provision with no equivalent, nor parts that have one, still says so
     assert soup(client.get("/doc/sv-2007/16B1")).select_one("#in-fi-1997 p.none") is not None
+
+
+def test_the_sentences_page_says_how_the_two_relate(client, con):
+    """The note above the sentences follows the pair's row: an equivalent is called one, a
+    rejected label twin or a mere closest candidate is not."""
+    for relation, says in (
+        ("same", "Shown as equivalent (same)"),
+        ("not-equivalent", "Not equivalent"),
+        ("none", "No reliable equivalent"),
+    ):
+        row = con.execute(
+            "SELECT a, b FROM alignments WHERE relation = ? ORDER BY a, b LIMIT 1", (relation,)
+        ).fetchone()
+        assert row is not None, relation
+        note = soup(client.get("/sentences", params={"a": row[0], "b": row[1]})).select_one(
+            "h1 ~ p:nth-of-type(2)"
+        )
+        assert note is not None and says in note.get_text(), (relation, row)
+        assert "Shown as equivalent" not in note.get_text() or relation == "same"

@@ -193,14 +193,16 @@ def search_page(
 
 
 @router.get("/glossary", response_class=HTMLResponse)
-def glossary_page(request: Request, con: Con, q: Text = "") -> Response:
-    """Every concept of the glossary in every language, optionally filtered by a term."""
+def glossary_page(request: Request, con: Con, q: Text = "", term: Text = "") -> Response:
+    """Every concept of the glossary in every language, optionally filtered by a term
+    (``q``, or ``term`` as the JSON twin names it)."""
     fn = feature(con, glossary.concepts)
+    q = q if q.strip() else term
     ctx: dict = {
         "q": q,
         "concepts": None,
         "title": "Glossary",
-        "twin": "/api/glossary",
+        "twin": query_url("/api/glossary", term=q) if q.strip() else "/api/glossary",
         "langs": [d["language"] for d in store.documents(con)],
         "spelt_as": None,
     }
