@@ -229,6 +229,19 @@ def test_a_comparison_taller_than_the_window_says_rows_are_below(page):
     expect(page.locator("p.more-below")).to_be_hidden()
 
 
+def test_a_comparison_of_every_book_wider_than_its_box_says_columns_are_to_the_right(page):
+    page.goto("/compare/62?docs=fi-1997,el-2017,et-1930s,fi-2007,sv-2007")
+    wrap = page.locator(".compare-wrap")
+    note = page.locator("p.more-right", has_text="More columns to the right")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    expect(note).to_be_visible()
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    expect(note).to_be_hidden()
+    page.goto("/compare/62?docs=fi-1997,sv-2007")  # two books fit: no note
+    assert not page.locator(".compare-wrap").evaluate("w => w.scrollWidth > w.clientWidth")
+    expect(page.locator("p.more-right")).to_be_hidden()
+
+
 def test_a_report_wider_than_a_phone_says_columns_are_to_the_right(phone):
     phone.goto("/divergences?a=fi-1997&b=el-2017&family=edition")
     wrap = phone.locator("div.scroll", has=phone.locator("table.report"))

@@ -158,7 +158,7 @@
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideTip(); });
   // A box that scrolls says so while part of its content is hidden beyond an edge: a
   // comparison taller than the window (rows below), a table wider than its box, as a
-  // report on a phone (columns to the right).
+  // comparison of every book or a report on a phone (columns to the right).
   function scrollHint(selector, className, text, where, hidden) {
     document.querySelectorAll(selector).forEach(function (wrap) {
       var note = document.createElement("p");
@@ -174,6 +174,9 @@
   }
   scrollHint(".compare-wrap", "more-below", "More rows below: scroll inside the table \u2193",
     "afterend", function (w) { return w.scrollTop + w.clientHeight >= w.scrollHeight - 4; });
+  scrollHint(".compare-wrap", "more-right",
+    "More columns to the right: scroll the table sideways \u2192",
+    "beforebegin", function (w) { return w.scrollLeft + w.clientWidth >= w.scrollWidth - 4; });
   scrollHint("div.scroll", "more-right",
     "More columns to the right: scroll the table sideways \u2192",
     "beforebegin", function (w) { return w.scrollLeft + w.clientWidth >= w.scrollWidth - 4; });
