@@ -355,14 +355,20 @@ def test_evidence_reads_as_sentences(client):
     )
 
 
-@pytest.mark.parametrize(("words", "status"), [(40, 200), (200, 400)])
+@pytest.mark.parametrize(("words", "status"), [(40, 200), (200, 400), (1000, 400)])
 def test_a_long_query_is_searched_or_refused_on_the_search_page(client, words, status):
     """Up to the search's own limit (1,000 characters, as in the API) a query is searched;
-    beyond it the search page says so and keeps its search box."""
-    got = client.get("/search", params={"q": " ".join(["revokki"] * words)})
+    beyond it, however long, the search page says so and keeps its search box. The heading
+    shows the query's start only, so the message stays in view."""
+    q = " ".join(["revokki"] * words)
+    got = client.get("/search", params={"q": q})
     assert got.status_code == status
     page = soup(got)
-    assert page.select_one("form input[name=q]") is not None
+    box = page.select_one("form input[name=q]")
+    assert box is not None and box["value"] == q and box["maxlength"] == "1000"
+    heading = page.select_one("h1").get_text()
+    assert len(heading) < 100 and heading.startswith("Search: revokki revokki")
+    assert (len(q) > 80) == heading.endswith("…")
     if status == 400:
         assert "query too long" in page.select_one("p.error").get_text()
 

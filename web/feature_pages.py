@@ -25,9 +25,13 @@ from .templating import query_url, render
 
 router = APIRouter(include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
-QueryText = Annotated[str, Query(max_length=4 * MAX_QUERY_CHARS)]
+QueryText = Annotated[str, Query()]
 """A search query: one too long for the search (:data:`MAX_QUERY_CHARS`, as in the API)
-is told on the search page, with the search box, up to four times that."""
+is told on the search page, with the search box, however long it is (the web server
+refuses a request line beyond its own limit first)."""
+SHOWN_QUERY = 80
+"""Characters of a query the search page's heading and title show (a longer one is cut
+there, with an ellipsis; the search box holds it whole)."""
 PAGE_HITS = 50
 """Matches a search page shows at first (one more is asked for, to know whether there are
 more); asked for more, it shows as many as the search gives (``MAX_LIMIT``)."""
@@ -71,6 +75,11 @@ def _other_rules(con, named: list[dict]) -> None:
                     and r["relation"] in ("same", "renumbered", "moved")
                 ],
             }
+
+
+def _shown(q: str) -> str:
+    """``q`` as a heading shows it: at most :data:`SHOWN_QUERY` characters."""
+    return q if len(q) <= SHOWN_QUERY else q[: SHOWN_QUERY - 1].rstrip() + "…"
 
 
 def _respelled(con, text: str) -> str | None:
@@ -129,7 +138,9 @@ def search_page(
         "spelt_as": None,
         "named": 0,
         "available": True,
-        "title": f"Search: {q}" if q else "Search",
+        "title": f"Search: {_shown(q)}" if q else "Search",
+        "q_shown": _shown(q),
+        "max_q": MAX_QUERY_CHARS,
         "twin": query_url(
             "/api/search", q=q, doc=doc, lang=lang, kind=kind, expand="true" if expand else None
         ),
@@ -160,7 +171,7 @@ def search_page(
         )
         if again:
             result, ctx["spelt_as"] = again, spelt
-            ctx["title"] = f"Search: {spelt}"
+            ctx["title"], ctx["q_shown"] = f"Search: {_shown(spelt)}", _shown(spelt)
             ctx["twin"] = query_url(
                 "/api/search", q=spelt, doc=doc, lang=lang, kind=kind,
                 expand="true" if expand else None,
