@@ -535,3 +535,14 @@ def test_the_sentences_page_says_how_the_two_relate(client, con):
         )
         assert note is not None and says in note.get_text(), (relation, row)
         assert "Shown as equivalent" not in note.get_text() or relation == "same"
+
+
+@pytest.mark.parametrize("pair", [("et-1930s", "sv-2007"), ("fi-1997", "et-1930s")])
+def test_the_report_for_the_book_of_topics_says_why_it_has_no_findings(client, pair):
+    page = soup(client.get("/divergences", params={"a": pair[0], "b": pair[1]}))
+    note = page.select_one("p.unconfirmed[role=note]")
+    assert note is not None and "book of topics" in note.get_text()
+    assert note.select_one("a[href='/doc/et-1930s']") is not None
+    assert page.select_one("p.lede") is None  # not "mostly edition changes"
+    other = soup(client.get("/divergences", params={"a": "fi-1997", "b": "sv-2007"}))
+    assert other.select_one("p.lede") is not None and "book of topics" not in other.get_text()

@@ -326,6 +326,13 @@ def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
         return {}, str(exc)
 
 
+
+def _topic_book(doc: dict) -> bool:
+    """Whether a document is a book of topics without numbered laws (et-1930s), which is
+    not compared with another book provision by provision."""
+    stats = doc.get("stats") or {}
+    return not stats.get("laws") and bool(stats.get("topics"))
+
 @router.get("/divergences", response_class=HTMLResponse)
 def divergences_page(
     request: Request,
@@ -428,6 +435,7 @@ def divergences_page(
             "state": state,
             "family": family,
             "same_edition": same_edition,
+            "topic_book": next((d for d in (a, b) if _topic_book(docs[d])), None),
             "national": national,
             "coverage": [docs[a], docs[b]],
             "states": reviews.STATES,
