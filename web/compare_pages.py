@@ -326,12 +326,12 @@ def _reviews(request: Request) -> tuple[dict[str, dict], str | None]:
         return {}, str(exc)
 
 
-
 def _topic_book(doc: dict) -> bool:
     """Whether a document is a book of topics without numbered laws (et-1930s), which is
     not compared with another book provision by provision."""
     stats = doc.get("stats") or {}
     return not stats.get("laws") and bool(stats.get("topics"))
+
 
 @router.get("/divergences", response_class=HTMLResponse)
 def divergences_page(
