@@ -546,3 +546,11 @@ def test_the_report_for_the_book_of_topics_says_why_it_has_no_findings(client, p
     assert page.select_one("p.lede") is None  # not "mostly edition changes"
     other = soup(client.get("/divergences", params={"a": "fi-1997", "b": "sv-2007"}))
     assert other.select_one("p.lede") is not None and "book of topics" not in other.get_text()
+
+
+def test_a_law_found_through_an_estonian_topic_is_a_candidate_not_an_equivalent(client):
+    page = soup(client.get("/search", params={"q": "salgamine", "expand": "true"}))
+    notes = [s.get_text(" ", strip=True) for s in page.select("ol.hits small")]
+    via_topic = [n for n in notes if "et-1930s/topic/" in n]
+    assert via_topic and all(n.startswith("a candidate for the topic") for n in via_topic)
+    assert not any(n.startswith("equivalent of et-1930s") for n in notes)
