@@ -554,3 +554,16 @@ def test_a_law_found_through_an_estonian_topic_is_a_candidate_not_an_equivalent(
     via_topic = [n for n in notes if "et-1930s/topic/" in n]
     assert via_topic and all(n.startswith("a candidate for the topic") for n in via_topic)
     assert not any(n.startswith("equivalent of et-1930s") for n in notes)
+
+
+def test_the_graph_page_of_a_document_is_reached_without_a_provision(client):
+    """The document selector draws the book's own page when no provision is typed, and
+    /graph/DOC leads there; an unknown document is a 404."""
+    page = soup(client.get("/graph", params={"doc": "fi-2007"}))
+    box = page.select_one("form.toolbar input[name=node]")
+    assert box is not None and not box.has_attr("required")
+    assert client.get("/graph", params={"doc": "fi-2007", "node": ""}).status_code == 200
+    moved = client.get("/graph/fi-2007", follow_redirects=False)
+    assert moved.status_code == 307 and moved.headers["location"] == "/graph?doc=fi-2007"
+    assert "Citation graph of fi-2007" in client.get("/graph/fi-2007", follow_redirects=True).text
+    assert client.get("/graph/zz-0000").status_code == 404

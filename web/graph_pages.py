@@ -176,6 +176,15 @@ def graph_home(
     )
 
 
+@router.get("/graph/{doc_id}", response_class=HTMLResponse)
+def graph_document(doc_id: str, con: Con) -> Response:
+    """``/graph/sv-2007``: the document's graph page (``/graph?doc=sv-2007``)."""
+    if store.document(con, doc_id) is None:
+        known = ", ".join(d["id"] for d in store.documents(con))
+        raise HTTPException(404, f"unknown document {doc_id!r} (known: {known})")
+    return RedirectResponse(query_url("/graph", doc=doc_id), status_code=307)
+
+
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)
 @on_loop
 def graph_node(
