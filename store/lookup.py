@@ -17,6 +17,10 @@ class LookupError_(Exception):
     """The text names no document or no node."""
 
 
+class MalformedId(LookupError_):
+    """The text is not written as a node id (``DOC/LABEL``) at all."""
+
+
 def resolve_id(con: sqlite3.Connection, text: str) -> str:
     """Return the id of the node ``text`` names.
 
@@ -30,20 +34,20 @@ def resolve_id(con: sqlite3.Connection, text: str) -> str:
         if "/" in text and head and document(con, head) is None:
             known = ", ".join(d["id"] for d in documents(con))
             raise LookupError_(f"unknown document {head!r} in {text!r} (known: {known})")
-        raise LookupError_(f"not a node id: {text!r} (expected DOC/LABEL, e.g. sv-2007/16B1)")
+        raise MalformedId(f"not a node id: {text!r} (expected DOC/LABEL, e.g. sv-2007/16B1)")
     doc, rest = m.group(1), (m.group(2) or "").strip()
     if document(con, doc) is None:
         known = ", ".join(d["id"] for d in documents(con))
         raise LookupError_(f"unknown document {doc!r} (known: {known})")
     if not rest:
-        raise LookupError_(f"{text!r} names a document; give a label too, e.g. {doc}/16")
+        raise MalformedId(f"{text!r} names a document; give a label too, e.g. {doc}/16")
     if rest.startswith(_SPECIAL) or node(con, f"{doc}/{rest}"):
         label = rest
     else:
         try:
             label = normalise_label(rest)
         except ValueError as exc:
-            raise LookupError_(str(exc)) from exc
+            raise MalformedId(str(exc)) from exc
     node_id = f"{doc}/{label}"
     if node(con, node_id) is None:
         raise LookupError_(missing_message(con, doc, label))

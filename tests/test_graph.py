@@ -164,6 +164,9 @@ def test_api_graph_routes(client):
         ("/api/graph/path", {"a": "sv-2007/16"}, 400),
         ("/api/graph/path", {"a": "sv-2007/16", "b": "el-2017/16"}, 400),
         ("/api/graph/path", {"a": "sv-2007/1", "b": "sv-2007/93"}, 404),
+        ("/api/graph/path", {"a": "50", "b": "16"}, 400),  # labels without their book
+        ("/api/graph/path", {"a": "sv-2007/50", "b": "sv-2007"}, 400),
+        ("/api/graph/path", {"a": "sv-2007/999Z", "b": "sv-2007/16"}, 404),
         ("/api/graph/rank", {"doc": "nope"}, 404),
         ("/api/graph/diff", {"a": "fi-2007", "b": "<script>"}, 404),
         ("/api/graph/export", {"format": "pdf"}, 400),
@@ -173,3 +176,6 @@ def test_api_graph_errors(client, url, params, status):
     r = client.get(url, params=params)
     assert r.status_code == status
     assert set(r.json()["error"]) == {"code", "message"}
+    if params.get("a") == "50":  # says which parameter, and how to write it
+        message = r.json()["error"]["message"]
+        assert message.startswith("a: not a node id") and "sv-2007/16B1" in message
