@@ -27,7 +27,6 @@ from .model import decode_attrs
 from .store import TwoSteps, has_table
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
-TOPIC_CANDIDATES = 5
 LINE_UP = ("same", "renumbered", "moved", "partial")
 """Alignment relations that put two sub-provisions in one row (a ``partial`` pair, a
 rewritten rule, shares its row and its divergences show what changed)."""
@@ -336,8 +335,9 @@ def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dic
 
 
 def _topics(con, ids: list[str]) -> list[dict]:
-    """Best Estonian topic candidates for a law (from the topic alignment rows)."""
-    return law_topics(con, ids)[:TOPIC_CANDIDATES]
+    """Every Estonian topic whose candidates include the law, best first (as many as the
+    home page's matrix counts for it)."""
+    return law_topics(con, ids)
 
 
 def compare_prepare(con: sqlite3.Connection) -> dict:
@@ -425,7 +425,11 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
     for row in rows:
         row["divergences"] = []
         row["sentences"] = _sentences(con, row["cells"], lead)
-    laws = [v["id"] for v in versions.values() if v.get("kind") == "law"]
+    # the law under this number in every book (a version shown may be a part of it, or
+    # a book may give only its title): the topics the home page's matrix counts for it
+    laws = [
+        r[0] for r in con.execute("SELECT id FROM nodes WHERE kind = 'law' AND label = ?", (canon,))
+    ]
     return {
         "label": canon,
         "query": label,

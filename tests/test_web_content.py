@@ -378,6 +378,14 @@ def test_home_matrix_links_estonian_topics_to_the_law(client):
     compare = get(client, "/compare/61")
     titles = [a.get_text() for a in compare.select("#topics li a")]
     assert "Salgamine" in titles
+    # the comparison lists as many topics as the matrix counts, for every law that has some
+    counts = {
+        a["href"].split("/")[2].split("#")[0]: int(a.get_text().lstrip("◆"))
+        for a in page.select("td.cell.c-topics a")
+    }
+    assert max(counts.values()) > 5
+    for law, n in counts.items():
+        assert len(get(client, f"/compare/{law}").select("#topics li")) == n, law
 
 
 def test_greek_pages_show_greek_labels_with_the_canonical_id(client):
