@@ -169,7 +169,7 @@ def search_page(
         spelt, again = search.respelled_finding(
             con, q, lambda s: got if (got := run(s))["hits"] else None
         )
-        if again:
+        if again and spelt:
             result, ctx["spelt_as"] = again, spelt
             ctx["title"], ctx["q_shown"] = f"Search: {_shown(spelt)}", _shown(spelt)
             ctx["twin"] = query_url(
