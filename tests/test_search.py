@@ -355,7 +355,7 @@ def test_expand_adds_aligned_provisions(con):
     for h in extra:
         src = by_id[h["via"]]
         assert h["doc"] != src["doc"]
-        assert h["id"] in [c for c, _ in counterparts(con, src["id"])]
+        assert h["id"] in [c for c, *_ in counterparts(con, src["id"])]
     assert {"el", "sv"} <= {h["lang"] for h in extra}
 
 

@@ -567,3 +567,17 @@ def test_the_graph_page_of_a_document_is_reached_without_a_provision(client):
     assert moved.status_code == 307 and moved.headers["location"] == "/graph?doc=fi-2007"
     assert "Citation graph of fi-2007" in client.get("/graph/fi-2007", follow_redirects=True).text
     assert client.get("/graph/zz-0000").status_code == 404
+
+
+def test_what_a_cross_language_search_adds_is_worded_by_its_relation(client):
+    """A provision added beside a hit is called its equivalent only when the alignment
+    shows it as one; the JSON twin gives the relation."""
+    got = client.get("/api/search", params={"q": "revokki", "expand": "true", "limit": 50})
+    added = [h for h in got.json()["hits"] if h.get("via")]
+    assert added and all(h["via_relation"] for h in added)
+    page = soup(client.get("/search", params={"q": "revokki", "expand": "true"}))
+    words = {s.get_text(" ", strip=True).rsplit(" ", 1)[0] for s in page.select("ol.hits small")}
+    relations = {h["via_relation"] for h in added}
+    assert ("equivalent of" in words) == bool(relations & {"same", "renumbered", "moved"})
+    if "partial" in relations:
+        assert "same label, not an equivalent, as" in words

@@ -32,6 +32,18 @@ refuses a request line beyond its own limit first)."""
 SHOWN_QUERY = 80
 """Characters of a query the search page's heading and title show (a longer one is cut
 there, with an ellipsis; the search box holds it whole)."""
+VIA_WORDS = {
+    "same": "equivalent of",
+    "renumbered": "equivalent of",
+    "moved": "equivalent of",
+    "split": "a part of",
+    "merged": "covers, with others,",
+    "partial": "same label, not an equivalent, as",
+    "law": "the same law as",
+    "label": "same label as",
+}
+"""How a provision a cross-language search adds relates to the hit it comes with (the
+alignment's relation); a topic and its candidate laws are worded apart."""
 PAGE_HITS = 50
 """Matches a search page shows at first (one more is asked for, to know whether there are
 more); asked for more, it shows as many as the search gives (``MAX_LIMIT``)."""
@@ -141,6 +153,7 @@ def search_page(
         "title": f"Search: {_shown(q)}" if q else "Search",
         "q_shown": _shown(q),
         "max_q": MAX_QUERY_CHARS,
+        "via_words": VIA_WORDS,
         "twin": query_url(
             "/api/search", q=q, doc=doc, lang=lang, kind=kind, expand="true" if expand else None
         ),

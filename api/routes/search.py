@@ -56,6 +56,12 @@ class SearchHit(BaseModel):
     score: float
     targets: list[str] | None = Field(None, description="an index term's provisions")
     via: str | None = Field(None, description="with expand: the hit this one is aligned with")
+    via_relation: str | None = Field(
+        None,
+        description="with expand: how it relates to ``via`` (the alignment's relation: same, "
+        "renumbered, moved, split, merged, partial, law or topic; label where the store has "
+        "no alignment)",
+    )
     see_also: list[SeeAlso] | None = Field(
         None, description="index entries and chapter headings that point to this provision"
     )

@@ -66,8 +66,9 @@ def glossary_alternatives(
     return exprs, groups, sorted(langs)
 
 
-def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float]]:
-    """The provisions aligned with ``node_id`` in other documents, best first: (id, score).
+def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float, str]]:
+    """The provisions aligned with ``node_id`` in other documents, best first: (id, score,
+    the alignment's relation, or ``label`` for the same label where nothing is aligned).
 
     Uses the ``alignments`` table when the store has one (flagged rows left out), else
     the same label in the other documents that number their laws.
@@ -76,13 +77,13 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
     if store.has_table(con, "alignments"):
         from lawgraph.ingest.align import aligned
 
-        out: list[tuple[str, float]] = []
+        out: list[tuple[str, float, str]] = []
         docs = {doc}
         for row in aligned(con, node_id):
             if row.get("flagged") or row["doc"] in docs:
                 continue
             docs.add(row["doc"])
-            out.append((row["id"], float(row.get("score") or 0.0)))
+            out.append((row["id"], float(row.get("score") or 0.0), row["relation"]))
         return out
     row = con.execute("SELECT label, kind FROM nodes WHERE id = ?", (node_id,)).fetchone()
     if row is None or row[1] not in _LAW_KINDS:
@@ -93,11 +94,11 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
         "ORDER BY d.ord",
         (row[0], doc, *_LAW_KINDS),
     ).fetchall()
-    return [(r[0], 1.0) for r in rows]
+    return [(r[0], 1.0, "label") for r in rows]
 
 
 def aligned_hits(con: sqlite3.Connection, scored: list[tuple]) -> list[tuple]:
-    """Insert after each (id, score) its counterparts as (id, score, via) rows.
+    """Insert after each (id, score) its counterparts as (id, score, via, relation) rows.
 
     A counterpart already in the list (as a hit or as another hit's counterpart) is not
     repeated; its score is the hit's score times the alignment score.
@@ -106,8 +107,8 @@ def aligned_hits(con: sqlite3.Connection, scored: list[tuple]) -> list[tuple]:
     out: list[tuple] = []
     for node_id, score, *_ in scored:
         out.append((node_id, score))
-        for other, weight in counterparts(con, node_id):
+        for other, weight, relation in counterparts(con, node_id):
             if other not in seen:
                 seen.add(other)
-                out.append((other, score * weight, node_id))
+                out.append((other, score * weight, node_id, relation))
     return out

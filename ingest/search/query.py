@@ -384,7 +384,7 @@ def _hits(con: sqlite3.Connection, scored: list[tuple], hl: Highlight, langs: di
         if r.kind == "index_term":  # labels the book's own index gets wrong drop
             hit["targets"] = [x for x in (f"{r.doc}/{t}" for t in r.targets) if x in nodes]
         if via:
-            hit["via"] = via[0]
+            hit["via"], hit["via_relation"] = via[0], via[1]
         out.append(hit)
     return out
 
@@ -414,7 +414,8 @@ def search(
 
     Returns:
         ``{"query", "label", "mode", "hits": [{"id", "doc", "lang", "kind", "label",
-        "law", "title", "snippet", "score", ("targets"), ("via"), ("see_also": [{"id", "title"}])}],
+        "law", "title", "snippet", "score", ("targets"), ("via", "via_relation"),
+        ("see_also": [{"id", "title"}])}],
         "took_ms"}``; ``see_also`` lists the index entries and chapter headings that
         brought a provision into the list or point to it. The snippet is HTML-escaped
         with matches in ``<mark>`` (a provision with no words of its own shows the first
