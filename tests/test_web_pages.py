@@ -522,9 +522,13 @@ def test_the_sentences_page_says_how_the_two_relate(client, con):
     """The note above the sentences follows the pair's row: an equivalent is called one, a
     rejected label twin or a mere closest candidate is not."""
     for relation, says in (
-        ("same", "Shown as equivalent (same)"),
+        ("same", "Shown as equivalent."),
+        ("renumbered", "Shown as equivalent, renumbered."),
         ("not-equivalent", "Not equivalent"),
         ("none", "No reliable equivalent"),
+        ("partial", "not an equivalent"),
+        ("law", "The same law, its text divided differently"),
+        ("topic", "A candidate law for the Estonian topic, not an equivalent"),
     ):
         row = con.execute(
             "SELECT a, b FROM alignments WHERE relation = ? ORDER BY a, b LIMIT 1", (relation,)
@@ -534,7 +538,8 @@ def test_the_sentences_page_says_how_the_two_relate(client, con):
             "h1 ~ p:nth-of-type(2)"
         )
         assert note is not None and says in note.get_text(), (relation, row)
-        assert "Shown as equivalent" not in note.get_text() or relation == "same"
+        shown = relation in ("same", "renumbered")
+        assert ("Shown as equivalent" in note.get_text()) == shown, relation
 
 
 @pytest.mark.parametrize("pair", [("et-1930s", "sv-2007"), ("fi-1997", "et-1930s")])
@@ -544,6 +549,7 @@ def test_the_report_for_the_book_of_topics_says_why_it_has_no_findings(client, p
     assert note is not None and "book of topics" in note.get_text()
     assert note.select_one("a[href='/doc/et-1930s']") is not None
     assert page.select_one("p.lede") is None  # not "mostly edition changes"
+    assert "0 edition changes" not in page.get_text() and page.select_one("table.report") is None
     other = soup(client.get("/divergences", params={"a": "fi-1997", "b": "sv-2007"}))
     assert other.select_one("p.lede") is not None and "book of topics" not in other.get_text()
 
@@ -567,6 +573,11 @@ def test_the_graph_page_of_a_document_is_reached_without_a_provision(client):
     assert moved.status_code == 307 and moved.headers["location"] == "/graph?doc=fi-2007"
     assert "Citation graph of fi-2007" in client.get("/graph/fi-2007", follow_redirects=True).text
     assert client.get("/graph/zz-0000").status_code == 404
+    # with its other parameters, and with a slash after the document
+    kept = client.get("/graph/fi-2007?types=cites&a=1&b=2", follow_redirects=False)
+    assert kept.headers["location"] == "/graph?doc=fi-2007&types=cites&a=1&b=2"
+    slash = client.get("/graph/fi-2007/", follow_redirects=False)
+    assert slash.status_code == 307 and slash.headers["location"] == "/graph?doc=fi-2007"
 
 
 def test_what_a_cross_language_search_adds_is_worded_by_its_relation(client):

@@ -59,7 +59,10 @@ def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
     (twin: /api/sentences?a=&b=)."""
     na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
     node_a, node_b = store.node(con, na), store.node(con, nb)
-    lang = {d["id"]: d["language"] for d in store.documents(con)}
+    docs = {d["id"]: d for d in store.documents(con)}
+    lang = {d: x["language"] for d, x in docs.items()}
+    standing = pair_standing(con, na, nb)
+    same_edition = docs[na.split("/", 1)[0]]["edition"] == docs[nb.split("/", 1)[0]]["edition"]
     return render(
         request,
         "sentences.html",
@@ -67,12 +70,26 @@ def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
             "a": node_a,
             "b": node_b,
             "lang": lang,
-            "standing": pair_standing(con, na, nb),
+            "standing": standing,
+            "standing_words": _standing_words(standing, same_edition),
             "sentences": sentence_pairs(con, na, nb),
             "title": f"Sentences: {na} ↔ {nb}",
             "twin": query_url("/api/sentences", a=na, b=nb),
         },
     )
+
+
+def _standing_words(standing: str, same_edition: bool) -> str:
+    """How two provisions relate, in the provision page's words (:data:`RELATION_WORDS`)."""
+    from .provision import RELATION_WORDS, SAME_EDITION_WORDS
+
+    words = RELATION_WORDS | (SAME_EDITION_WORDS if same_edition else {})
+    other = {
+        "not-equivalent": "not equivalent: the same label, but their wording does not match",
+        "none": "no reliable equivalent: only the closest candidate",
+        "topic": "a candidate law for the Estonian topic, not an equivalent",
+    }
+    return words.get(standing) or other.get(standing, standing)
 
 
 def _search_instead(request: Request, status: int, message: str, asked: str) -> Response:

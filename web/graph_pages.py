@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from typing import Annotated
+from urllib.parse import urlencode
 
 import networkx as nx
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -177,12 +178,18 @@ def graph_home(
 
 
 @router.get("/graph/{doc_id}", response_class=HTMLResponse)
-def graph_document(doc_id: str, con: Con) -> Response:
-    """``/graph/sv-2007``: the document's graph page (``/graph?doc=sv-2007``)."""
+@router.get("/graph/{doc_id}/", response_class=HTMLResponse, include_in_schema=False)
+def graph_document(request: Request, doc_id: str, con: Con) -> Response:
+    """``/graph/sv-2007``: the document's graph page (``/graph?doc=sv-2007``, with the
+    other parameters it was given)."""
     if store.document(con, doc_id) is None:
         known = ", ".join(d["id"] for d in store.documents(con))
         raise HTTPException(404, f"unknown document {doc_id!r} (known: {known})")
-    return RedirectResponse(query_url("/graph", doc=doc_id), status_code=307)
+    rest = [(k, v) for k, v in request.query_params.multi_items() if k != "doc"]
+    return RedirectResponse(
+        query_url("/graph", doc=doc_id) + ("&" + urlencode(rest) if rest else ""),
+        status_code=307,
+    )
 
 
 @router.get("/graph/{doc_id}/{label:path}", response_class=HTMLResponse)

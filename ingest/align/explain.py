@@ -151,11 +151,11 @@ def why(
         )
         if feats.get("leaf_seq") == 1.0:
             base += (
-                f", and {b_id} is where {a_id} falls when the smallest provisions of the "
-                f"two laws are taken in order"
+                f", and {b_id} is where {a_id} falls when the provisions of the two laws "
+                f"that are not divided further are taken in order"
             )
             if feats.get("order_bridged") == 1.0:
-                base += f" (as {a_id}'s counterpart in a third book also says)"
+                base += f", where {a_id}'s counterpart in a third book leads too"
         if pointer and pointer[0] == twin:
             return base + (
                 f"; {twin}, which carries the label of {a_id}, only refers to {pointer[1]}, "
