@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
 from bs4 import BeautifulSoup
@@ -299,9 +300,13 @@ def test_glossary_pages(client, con):
     assert "lepääjä" in spelt.select_one("p.spelt-as").get_text()
     assert spelt.select("table.glossary tbody tr")
     # the JSON twin keeps the filter, and the page reads the twin's name for it too
-    twin = get(client, "/glossary?q=tikki").select_one("link[rel=alternate]")["href"]
-    assert twin == "/api/glossary?term=tikki"
-    assert "trick" in {c["id"] for c in client.get(twin).json()["concepts"]}
+    for typed, spelt in (("tikki", "tikki"), ("lepaaja", "lepääjä")):
+        page = get(client, f"/glossary?q={typed}")
+        twin = page.select_one("link[rel=alternate]")["href"]
+        assert twin == f"/api/glossary?{urlencode({'term': spelt, 'parts': 'true'})}"
+        listed = [a["href"] for a in page.select("table.glossary tbody tr td:first-child a")]
+        got = [f"/glossary/{c['id']}" for c in client.get(twin).json()["concepts"]]
+        assert listed and got == listed, typed  # the same concepts, in the same order
     by_term = get(client, "/glossary?term=tikki").select("table.glossary tbody tr td:first-child a")
     assert [a["href"] for a in by_term] == hrefs
 

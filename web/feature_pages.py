@@ -226,7 +226,7 @@ def glossary_page(request: Request, con: Con, q: Text = "", term: Text = "") -> 
         "q": q,
         "concepts": None,
         "title": "Glossary",
-        "twin": query_url("/api/glossary", term=q) if q.strip() else "/api/glossary",
+        "twin": query_url("/api/glossary", term=q, parts="true") if q.strip() else "/api/glossary",
         "langs": [d["language"] for d in store.documents(con)],
         "spelt_as": None,
     }
@@ -242,6 +242,7 @@ def glossary_page(request: Request, con: Con, q: Text = "", term: Text = "") -> 
                 )
                 if again:
                     found, ctx["spelt_as"] = again, spelt
+                    ctx["twin"] = query_url("/api/glossary", term=spelt, parts="true")
             by_id = {c["id"]: c for c in concepts}
             concepts = [by_id[c["id"]] for c in found if c["id"] in by_id]  # best match first
         ctx["concepts"] = concepts

@@ -59,6 +59,13 @@ def glossary_list(
         str | None, Query(max_length=200, description="any language, case, form")
     ] = None,
     lang: Annotated[str | None, Query(max_length=5, description="fi, sv, el, et or en")] = None,
+    parts: Annotated[
+        bool,
+        Query(
+            description="also the concepts of longer terms the word is part of, after those "
+            "of the term itself (as the glossary page lists them)"
+        ),
+    ] = False,
 ) -> dict[str, Any]:
     """The glossary: every concept, or those a term (in any language) belongs to.
 
@@ -66,7 +73,7 @@ def glossary_list(
     """
     lang = _lang(lang)
     if term is not None and term.strip():
-        found = lookup_term(con, term, lang)
+        found = lookup_term(con, term, lang, parts=parts)
     else:
         found = [c for c in concepts(con) if lang in (None, "en") or lang in c["terms"]]
     return {"term": term, "lang": lang, "concepts": found}
