@@ -539,3 +539,20 @@ def test_the_search_api_offers_the_books_spelling_when_nothing_is_found(client):
     assert expanded["hits"] == [] and expanded["respelled"] == "tävlingsledaren"
     assert client.get("/api/search", params={**params, "q": "tävlingsledaren"}).json()["hits"]
     assert "respelled" not in client.get("/api/search", params={"q": "qqqzzz"}).json()
+
+
+def test_a_provision_without_an_equivalent_says_where_its_enclosing_one_went(client, con):
+    """sv-2007 16B1 has no equivalent in fi-1997, but 16B, which holds it, has one there:
+    the page says so, and every such hint names a shown equivalent of an ancestor."""
+    version = get(client, "/doc/sv-2007/16B1").select_one("div#in-fi-1997")
+    hint = version.select_one("p.within")
+    assert hint is not None and "look for the rule there" in hint.get_text()
+    links = [a["href"] for a in hint.select("a")]
+    assert links[0] == "/doc/sv-2007/16B"
+    shown = con.execute(
+        "SELECT a FROM alignments WHERE b = 'sv-2007/16B' AND flagged = 0 AND a LIKE 'fi-1997/%' "
+        "AND relation IN ('same', 'renumbered', 'moved')"
+    ).fetchall()
+    assert shown and links[1] == f"/doc/{shown[0][0]}"
+    # a provision with an equivalent of its own gets no such hint
+    assert get(client, "/doc/sv-2007/16B").select_one("div#in-fi-1997 p.within") is None

@@ -182,6 +182,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
                 if not shown and node["kind"] in LAW_KINDS
                 else None,
                 "parts": [],
+                "within": None,
             }
         )
     lacking = [v for v in out if not v["shown"] and not v["title_only"] and not v["same_term"]]
@@ -190,7 +191,32 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             next(v for v in lacking if v["doc"] == hit["doc"])["parts"].append(
                 {"part": part, "eq": hit}
             )
+        for v in lacking:
+            if not v["parts"]:
+                v["within"] = _ancestor_equivalent(con, node, v["doc"])
     return out
+
+
+def _ancestor_equivalent(con: sqlite3.Connection, node: dict, doc: str) -> dict | None:
+    """For a provision without an equivalent in ``doc``: its nearest enclosing provision
+    (up to its law) that has one there, and that equivalent (``{"ancestor", "eq"}``), so
+    the page can say where to look for the rule (sv-2007 16B1 lies in 16B, which is
+    fi-1997 16A); None if none has."""
+    fn = feature(con, align.aligned)
+    parent = node.get("parent")
+    while fn is not None and parent:
+        row = con.execute(
+            "SELECT id, label, kind, parent FROM nodes WHERE id = ?", (parent,)
+        ).fetchone()
+        if row is None or row[2] not in LAW_KINDS:
+            return None
+        for hit in fn(con, row[0]):
+            if hit["doc"] == doc and not hit["flagged"] and hit["relation"] in align.EQUIVALENT:
+                return {"ancestor": {"id": row[0], "label": row[1]}, "eq": hit}
+        if row[2] == "law":
+            return None
+        parent = row[3]
+    return None
 
 
 PARTS_SHOWN = 60
