@@ -74,6 +74,19 @@ def missing_message(con: sqlite3.Connection, doc: str, label: str) -> str:
     return out
 
 
+def query_node_id(con: sqlite3.Connection, name: str, text: str) -> str:
+    """:func:`resolve_id` of a query parameter ``name``: an HTTP 400 naming it if the text
+    is not written as a node id, a 404 if it names no provision."""
+    from fastapi import HTTPException
+
+    try:
+        return resolve_id(con, text)
+    except MalformedId as exc:
+        raise HTTPException(400, f"{name}: {exc}") from exc
+    except LookupError_ as exc:
+        raise HTTPException(404, f"{name}: {exc}") from exc
+
+
 def node_id_or_404(con: sqlite3.Connection, text: str) -> str:
     """:func:`resolve_id` for routes: a text that names no node is an HTTP 404."""
     from fastapi import HTTPException

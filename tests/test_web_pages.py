@@ -259,6 +259,10 @@ def test_every_aligned_sentences_link_leads_to_sentences(client, path):
 
 def test_the_sentences_page_answers_unknown_provisions_with_a_404(client):
     assert client.get("/sentences", params={"a": "nope/1", "b": "sv-2007/1"}).status_code == 404
+    # a label without its book is not a provision's id at all: a 400 that says which
+    for url in ("/sentences", "/api/sentences"):
+        bad = client.get(url, params={"a": "50", "b": "sv-2007/16"})
+        assert bad.status_code == 400 and "a: not a node id" in bad.text, url
     page = client.get("/sentences", params={"a": "sv-2007/16", "b": "fi-1997/1"})
     assert page.status_code == 200 and "No aligned sentences" in page.text
 

@@ -24,7 +24,7 @@ from lawgraph.store.align import pair_standing, sentence_counts, sentence_pairs
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.divergences import SEVERITY_ORDER, SORTS
 from lawgraph.store.features import feature
-from lawgraph.store.lookup import node_id_or_404
+from lawgraph.store.lookup import query_node_id
 
 from .passages import passages
 from .templating import query_url, render
@@ -57,7 +57,7 @@ def _marks(rows: list[dict]) -> None:
 def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
     """The aligned sentences of two provisions, side by side, with how the two relate
     (twin: /api/sentences?a=&b=)."""
-    na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
+    na, nb = query_node_id(con, "a", a), query_node_id(con, "b", b)
     node_a, node_b = store.node(con, na), store.node(con, nb)
     docs = {d["id"]: d for d in store.documents(con)}
     lang = {d: x["language"] for d, x in docs.items()}

@@ -33,7 +33,7 @@ from lawgraph.store.align import (
 from lawgraph.store.deps import Con, on_loop
 from lawgraph.store.features import feature
 from lawgraph.store.glossary import same_term_definitions
-from lawgraph.store.lookup import node_id_or_404
+from lawgraph.store.lookup import node_id_or_404, query_node_id
 
 from ..schemas import ErrorResponse
 
@@ -218,7 +218,7 @@ def sentences(
     b: Annotated[str, Query(max_length=200)],
 ) -> dict:
     """The aligned sentences of two provisions shown as equivalent (empty otherwise)."""
-    na, nb = node_id_or_404(con, a), node_id_or_404(con, b)
+    na, nb = query_node_id(con, "a", a), query_node_id(con, "b", b)
     return {
         "a": na,
         "b": nb,

@@ -11,7 +11,7 @@ from fastapi.responses import StreamingResponse
 from lawgraph.graph.export import FORMATS, MEDIA_TYPES, ExportError, parse_selection, stream_export
 from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
 from lawgraph.store.deps import Con, graph_of, on_loop, snapshot
-from lawgraph.store.lookup import LookupError_, MalformedId, node_id_or_404, resolve_id
+from lawgraph.store.lookup import node_id_or_404, query_node_id
 
 from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
 
@@ -21,16 +21,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorResponse},
 }
 Depth = Annotated[int, Query(ge=1, le=10, description="hops to follow")]
-
-
-def _query_id(con, name: str, text: str) -> str:
-    """The node id a query parameter names: 400 if it is not written as one."""
-    try:
-        return resolve_id(con, text)
-    except MalformedId as exc:
-        raise HTTPException(400, f"{name}: {exc}") from exc
-    except LookupError_ as exc:
-        raise HTTPException(404, f"{name}: {exc}") from exc
 
 
 def _query(fn, *args, **kwargs):
@@ -78,7 +68,7 @@ def graph_path(
 ) -> dict:
     """Shortest citation path from provision ``a`` to provision ``b`` (each a node id,
     ``DOC/LABEL``: one written otherwise is a 400, one that names no provision a 404)."""
-    ia, ib = _query_id(con, "a", a), _query_id(con, "b", b)
+    ia, ib = query_node_id(con, "a", a), query_node_id(con, "b", b)
     steps = _query(path, graph_of(request), ia, ib, either=either)
     return {"a": ia, "b": ib, "path": steps}
 
