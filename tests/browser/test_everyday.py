@@ -149,11 +149,11 @@ def test_compare_on_a_phone_shows_one_version_with_a_switcher(phone):
     expect(phone.locator('thead th[data-col="el-2017"]')).to_be_visible()
 
 
-def test_divergence_table_on_a_phone_scrolls_in_its_own_box(phone):
+def test_divergence_table_on_a_phone_fits_the_screen(phone):
     phone.goto("/divergences?a=fi-2007&b=sv-2007")
     box = phone.locator(".scroll:has(table.report)")
     expect(box.locator("table.report")).to_be_visible()
-    assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than the screen
+    assert not box.evaluate("b => b.scrollWidth > b.clientWidth")  # a card per finding
     _fits_the_screen(phone)
 
 
@@ -242,15 +242,34 @@ def test_a_comparison_of_every_book_wider_than_its_box_says_columns_are_to_the_r
     expect(page.locator("p.more-right")).to_be_hidden()
 
 
-def test_a_report_wider_than_a_phone_says_columns_are_to_the_right(phone):
+def test_a_report_wider_than_its_box_says_columns_are_to_the_right(browser, server):
+    """Between a phone's width and a desktop's the report's table is wider than its box."""
+    context = browser.new_context(base_url=server, viewport={"width": 660, "height": 844})
+    try:
+        narrow = context.new_page()
+        narrow.goto("/divergences?a=fi-1997&b=el-2017&family=edition")
+        wrap = narrow.locator("div.scroll", has=narrow.locator("table.report"))
+        note = narrow.locator("p.more-right").first
+        assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("More columns to the right")
+        wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+        expect(note).to_be_hidden()
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_report_is_a_card_per_finding_with_what_differs_in_view(phone):
     phone.goto("/divergences?a=fi-1997&b=el-2017&family=edition")
     wrap = phone.locator("div.scroll", has=phone.locator("table.report"))
-    note = phone.locator("p.more-right").first
-    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
-    expect(note).to_be_visible()
-    expect(note).to_contain_text("More columns to the right")
-    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
-    expect(note).to_be_hidden()
+    assert not wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    expect(phone.locator("p.more-right").first).to_be_hidden()
+    first = phone.locator("table.report tbody tr").first
+    differs = first.locator("td").nth(4)
+    box, width = differs.bounding_box(), phone.viewport_size["width"]
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert differs.inner_text().strip()  # the finding's words, in view
+    expect(phone.locator("table.report thead a").first).to_be_visible()  # sorting stays
 
 
 def test_a_report_that_fits_says_nothing_of_columns(page):
