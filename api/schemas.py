@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Path, Query
 from pydantic import BaseModel
+
+NodeIdPath = Annotated[
+    str,
+    Path(
+        description="a provision's id, DOC/LABEL: sv-2007/16B1, el-2017/20F5; the label may be "
+        "typed as its book prints it (el-2017/Νόμος 20ΣΤ5)"
+    ),
+]
+NodeIdQuery = Annotated[
+    str, Query(max_length=200, description="a provision's id, DOC/LABEL, e.g. sv-2007/16B1")
+]
+DocIdPath = Annotated[str, Path(description="a document id, e.g. sv-2007")]
 
 
 class ErrorBody(BaseModel):

@@ -441,6 +441,27 @@ def test_openapi_documents_400_not_422(client):
     assert client.get("/api/search", params={"limit": "x"}).status_code == 400
 
 
+def test_openapi_describes_every_parameter(client):
+    """Each parameter of the JSON API says what it takes, and the search's kinds are the
+    ones the search accepts."""
+    from lawgraph.store.search import KIND_FILTERS
+
+    spec = client.get("/openapi.json").json()
+    params = [
+        (path, p)
+        for path, ops in spec["paths"].items()
+        for op in ops.values()
+        for p in op.get("parameters", [])
+    ]
+    assert len(params) > 40
+    bare = [(path, p["name"]) for path, p in params if not p.get("description")]
+    assert bare == []
+    kind = next(p for path, p in params if path == "/api/search" and p["name"] == "kind")
+    assert all(k in kind["description"] for k in KIND_FILTERS)
+    divergences = {p["name"]: p for path, p in params if path == "/api/divergences"}
+    assert divergences["a"]["description"] != divergences["b"]["description"]
+
+
 @pytest.mark.parametrize("cache_mb", [32, 0])
 def test_answer_cache_reuses_answers_of_the_same_store(ingested, monkeypatch, cache_mb):
     c = TestClient(create_app(ingested[0], cache_mb=cache_mb))

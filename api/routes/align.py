@@ -35,7 +35,7 @@ from lawgraph.store.features import feature
 from lawgraph.store.glossary import same_term_definitions
 from lawgraph.store.lookup import node_id_or_404, query_node_id
 
-from ..schemas import ErrorResponse
+from ..schemas import ErrorResponse, NodeIdPath, NodeIdQuery
 
 router = APIRouter(tags=["align"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -101,7 +101,7 @@ class AlignmentList(BaseModel):
 
 @router.get("/api/nodes/{node_id:path}/aligned", response_model=AlignedList, responses=ERRORS)
 @on_loop
-def node_aligned(node_id: str, con: Con) -> dict:
+def node_aligned(node_id: NodeIdPath, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
     nid = node_id_or_404(con, node_id)
     results = aligned(con, nid)
@@ -125,11 +125,19 @@ def _doc(con, doc: str | None) -> str | None:
 @router.get("/api/alignments", response_model=AlignmentList, responses=ERRORS)
 def list_alignments(
     con: Con,
-    doc_a: Annotated[str | None, Query(max_length=40)] = None,
-    doc_b: Annotated[str | None, Query(max_length=40)] = None,
-    method: Method | None = None,
-    flagged: bool | None = None,
-    limit: Annotated[int, Query(ge=1, le=5000)] = 200,
+    doc_a: Annotated[
+        str | None, Query(max_length=40, description="rows of this document, e.g. fi-1997")
+    ] = None,
+    doc_b: Annotated[
+        str | None,
+        Query(max_length=40, description="... with this one (either order), e.g. sv-2007"),
+    ] = None,
+    method: Annotated[Method | None, Query(description="how the row was found")] = None,
+    flagged: Annotated[
+        bool | None,
+        Query(description="true: only rows flagged (not equivalent, no reliable equivalent)"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=5000, description="rows at most")] = 200,
 ) -> dict:
     """Alignment rows between documents (either order), best score first."""
     _doc(con, doc_a)
@@ -174,9 +182,15 @@ class LexiconOut(BaseModel):
 @router.get("/api/lexicon", response_model=LexiconOut, responses=ERRORS)
 def lexicon(
     con: Con,
-    word: Annotated[str | None, Query(max_length=100)] = None,
-    lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
-    to: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
+    word: Annotated[
+        str | None, Query(max_length=100, description="a word in any form the books use")
+    ] = None,
+    lang: Annotated[
+        str | None, Query(pattern=r"^[a-z]{2,3}$", description="the word's language: fi, sv, el")
+    ] = None,
+    to: Annotated[
+        str | None, Query(pattern=r"^[a-z]{2,3}$", description="only translations into this one")
+    ] = None,
 ) -> dict:
     """Translations of a word learned from the books' parallel provisions: ``p`` is
     t(translation | word), ``p_back`` t(word | translation). ``lang`` and ``to`` are
@@ -214,8 +228,8 @@ class SentencesOut(BaseModel):
 @router.get("/api/sentences", response_model=SentencesOut, responses=ERRORS)
 def sentences(
     con: Con,
-    a: Annotated[str, Query(max_length=200)],
-    b: Annotated[str, Query(max_length=200)],
+    a: NodeIdQuery,
+    b: NodeIdQuery,
 ) -> dict:
     """The aligned sentences of two provisions shown as equivalent (empty otherwise)."""
     na, nb = query_node_id(con, "a", a), query_node_id(con, "b", b)
@@ -233,9 +247,9 @@ def sentences(
 )
 def tmx(
     con: Con,
-    a: Annotated[str, Query(max_length=40)],
-    b: Annotated[str, Query(max_length=40)],
-    format: Literal["tmx", "csv"] = "tmx",
+    a: Annotated[str, Query(max_length=40, description="a document id, e.g. fi-1997")],
+    b: Annotated[str, Query(max_length=40, description="another one, e.g. el-2017")],
+    format: Annotated[Literal["tmx", "csv"], Query(description="tmx (TMX 1.4) or csv")] = "tmx",
 ) -> Response:
     """The aligned sentences of two books as a translation memory (TMX 1.4) or CSV."""
     _doc(con, a)

@@ -7,7 +7,7 @@ import io
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -146,7 +146,9 @@ def _docs_param(con, docs: str | None) -> list[str] | None:
 @router.get("/api/compare/{label:path}", response_model=CompareOut, responses=ERRORS)
 @on_loop
 def compare_route(
-    label: str,
+    label: Annotated[
+        str, Path(description="a provision label, e.g. 16, 12C1(e)(ii) or Νόμος 20ΣΤ5")
+    ],
     con: Con,
     docs: Annotated[str | None, Query(max_length=200, description="e.g. fi-2007,sv-2007")] = None,
 ) -> dict | JSONResponse:
@@ -168,7 +170,9 @@ def divergences_route(
     request: Request,
     con: Con,
     a: Doc = None,
-    b: Doc = None,
+    b: Annotated[
+        str | None, Query(max_length=40, description="the other document, e.g. sv-2007")
+    ] = None,
     type: Annotated[
         str | None,
         Query(
@@ -177,7 +181,7 @@ def divergences_route(
             "checks right too rarely to be shown unless asked for (concept-missing)",
         ),
     ] = None,
-    severity: Annotated[str | None, Query(max_length=10)] = None,
+    severity: Annotated[str | None, Query(max_length=10, description="high, medium or low")] = None,
     family: Annotated[
         str | None,
         Query(
@@ -188,9 +192,9 @@ def divergences_route(
     ] = None,
     state: Annotated[str | None, Query(max_length=20, description="a review state")] = None,
     sort: Annotated[str | None, Query(max_length=20, description="score, label, type, …")] = None,
-    desc: bool = True,
-    format: Annotated[str, Query(max_length=10)] = "json",
-    limit: Annotated[int | None, Query(ge=1, le=100000)] = None,
+    desc: Annotated[bool, Query(description="largest first (false: smallest first)")] = True,
+    format: Annotated[str, Query(max_length=10, description="json or csv")] = "json",
+    limit: Annotated[int | None, Query(ge=1, le=100000, description="rows at most")] = None,
 ) -> Any:
     """Divergences between documents ``a`` and ``b`` as JSON or a CSV download, each with
     its stable ``id`` and its review state (``review_state``, ``review_note``).

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 from lawgraph import store
 from lawgraph.store.deps import Con, on_loop
 
-from ..schemas import DocumentOut, ErrorResponse, LawOut
+from ..schemas import DocIdPath, DocumentOut, ErrorResponse, LawOut
 
 router = APIRouter(prefix="/api/documents", tags=["documents"])
 
@@ -21,7 +21,7 @@ def list_documents(con: Con) -> list[dict]:
 
 @router.get("/{doc_id}", response_model=DocumentOut, responses={404: {"model": ErrorResponse}})
 @on_loop
-def get_document(doc_id: str, con: Con) -> dict:
+def get_document(doc_id: DocIdPath, con: Con) -> dict:
     """One document."""
     doc = store.document(con, doc_id)
     if doc is None:
@@ -33,7 +33,7 @@ def get_document(doc_id: str, con: Con) -> dict:
     "/{doc_id}/laws", response_model=list[LawOut], responses={404: {"model": ErrorResponse}}
 )
 @on_loop
-def list_laws(doc_id: str, con: Con) -> list[dict]:
+def list_laws(doc_id: DocIdPath, con: Con) -> list[dict]:
     """The laws of one document, with whether the book carries their text."""
     if store.document(con, doc_id) is None:
         raise HTTPException(404, f"unknown document {doc_id!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Path, Query
 from pydantic import BaseModel
 
 from lawgraph.store.deps import Con
@@ -80,7 +80,9 @@ def glossary_list(
 
 
 @router.get("/api/glossary/{concept}", response_model=ConceptDetail, responses=ERRORS)
-def glossary_concept(concept: str, con: Con) -> dict[str, Any]:
+def glossary_concept(
+    concept: Annotated[str, Path(description="a concept id, e.g. revoke")], con: Con
+) -> dict[str, Any]:
     """One concept with the nodes where each of its terms occurs, per document."""
     detail = concept_detail(con, concept)
     if detail is None:

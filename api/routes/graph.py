@@ -13,7 +13,16 @@ from lawgraph.graph.query import GraphQueryError, cites, diff, ego, path, rank
 from lawgraph.store.deps import Con, graph_of, on_loop, snapshot
 from lawgraph.store.lookup import node_id_or_404, query_node_id
 
-from ..schemas import CitationList, EgoGraph, ErrorResponse, GraphDiff, GraphPath, GraphRank
+from ..schemas import (
+    CitationList,
+    EgoGraph,
+    ErrorResponse,
+    GraphDiff,
+    GraphPath,
+    GraphRank,
+    NodeIdPath,
+    NodeIdQuery,
+)
 
 router = APIRouter(tags=["graph"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -33,7 +42,7 @@ def _query(fn, *args, **kwargs):
 
 @router.get("/api/nodes/{node_id:path}/citations", response_model=CitationList, responses=ERRORS)
 @on_loop
-def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
+def node_citations(node_id: NodeIdPath, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions this one cites (its sub-provisions' citations included)."""
     nid = node_id_or_404(con, node_id)
     hits = _query(cites, graph_of(request), nid, depth=depth)
@@ -42,7 +51,7 @@ def node_citations(node_id: str, request: Request, con: Con, depth: Depth = 1) -
 
 @router.get("/api/nodes/{node_id:path}/cited-by", response_model=CitationList, responses=ERRORS)
 @on_loop
-def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) -> dict:
+def node_cited_by(node_id: NodeIdPath, request: Request, con: Con, depth: Depth = 1) -> dict:
     """Provisions that cite this one (or one of its sub-provisions)."""
     nid = node_id_or_404(con, node_id)
     hits = _query(cites, graph_of(request), nid, depth=depth, reverse=True)
@@ -52,7 +61,10 @@ def node_cited_by(node_id: str, request: Request, con: Con, depth: Depth = 1) ->
 @router.get("/api/nodes/{node_id:path}/ego", response_model=EgoGraph, responses=ERRORS)
 @on_loop
 def node_ego(
-    node_id: str, request: Request, con: Con, radius: Annotated[int, Query(ge=1, le=3)] = 1
+    node_id: NodeIdPath,
+    request: Request,
+    con: Con,
+    radius: Annotated[int, Query(ge=1, le=3, description="hops out, both directions")] = 1,
 ) -> dict:
     """The citation neighbourhood of a provision, both directions, as nodes and edges."""
     return _query(ego, graph_of(request), node_id_or_404(con, node_id), radius=radius)
@@ -62,8 +74,8 @@ def node_ego(
 def graph_path(
     request: Request,
     con: Con,
-    a: Annotated[str, Query(max_length=200)],
-    b: Annotated[str, Query(max_length=200)],
+    a: NodeIdQuery,
+    b: NodeIdQuery,
     either: Annotated[bool, Query(description="follow citations in both directions")] = False,
 ) -> dict:
     """Shortest citation path from provision ``a`` to provision ``b`` (each a node id,
@@ -76,8 +88,8 @@ def graph_path(
 @router.get("/api/graph/rank", response_model=GraphRank, responses=ERRORS)
 def graph_rank(
     request: Request,
-    doc: Annotated[str, Query(max_length=40)],
-    top: Annotated[int, Query(ge=1, le=200)] = 20,
+    doc: Annotated[str, Query(max_length=40, description="a document id, e.g. sv-2007")],
+    top: Annotated[int, Query(ge=1, le=200, description="laws at most")] = 20,
 ) -> dict:
     """Most-cited laws and PageRank of laws in one document."""
     return _query(rank, graph_of(request), doc, top=top)
@@ -86,8 +98,8 @@ def graph_rank(
 @router.get("/api/graph/diff", response_model=GraphDiff, responses=ERRORS)
 def graph_diff(
     request: Request,
-    a: Annotated[str, Query(max_length=40)],
-    b: Annotated[str, Query(max_length=40)],
+    a: Annotated[str, Query(max_length=40, description="a document id, e.g. fi-1997")],
+    b: Annotated[str, Query(max_length=40, description="another one, e.g. sv-2007")],
 ) -> dict:
     """Citation edges one document has and the other lacks, over shared labels."""
     return _query(diff, graph_of(request), a, b)

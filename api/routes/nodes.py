@@ -12,7 +12,7 @@ from lawgraph.store.lookup import node_id_or_404
 from lawgraph.store.references import cited_by, cites, subtree_ids, unresolved
 from lawgraph.store.title_only import title_only
 
-from ..schemas import ErrorResponse, NodeDetail
+from ..schemas import ErrorResponse, NodeDetail, NodeIdPath
 
 router = APIRouter(prefix="/api/nodes", tags=["nodes"])
 
@@ -45,6 +45,6 @@ def node_detail(con: sqlite3.Connection, text: str) -> dict:
 
 @router.get("/{node_id:path}", response_model=NodeDetail, responses={404: {"model": ErrorResponse}})
 @on_loop
-def get_node(node_id: str, con: Con) -> dict:
+def get_node(node_id: NodeIdPath, con: Con) -> dict:
     """One node (``DOC/LABEL``; any typed form of the label) with its children."""
     return node_detail(con, node_id)

@@ -88,8 +88,11 @@ async def search_route(
     q: Annotated[str, Query(description="words in any language, or a provision label")] = "",
     doc: Annotated[str | None, Query(description="only this document")] = None,
     lang: Annotated[str | None, Query(description="only this language: fi, sv, el, et")] = None,
-    kind: Annotated[str | None, Query(description="law, definition, index, topic or other")] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
+    kind: Annotated[
+        str | None,
+        Query(description="law (or text), definition, index (or index_term), topic or other"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="hits at most")] = 20,
     expand: Annotated[bool, Query(description="add translations and aligned provisions")] = False,
 ) -> JSONResponse:
     """Language-aware full-text search over every book, or a jump to a provision label."""
