@@ -556,3 +556,24 @@ def test_a_provision_without_an_equivalent_says_where_its_enclosing_one_went(cli
     assert shown and links[1] == f"/doc/{shown[0][0]}"
     # a provision with an equivalent of its own gets no such hint
     assert get(client, "/doc/sv-2007/16B").select_one("div#in-fi-1997 p.within") is None
+
+
+def test_estonian_topics_that_share_a_title_are_told_apart(client, con):
+    """Several topics of the 1930s book share a title ("Passimine", "Arvutustabel"): where
+    one is listed, the topic it stands under is named beside it."""
+    shared = {
+        t
+        for (t,) in con.execute(
+            "SELECT title FROM nodes WHERE doc = 'et-1930s' AND kind = 'topic' "
+            "GROUP BY title HAVING count(*) > 1"
+        )
+    }
+    assert "Passimine" in shared
+    page = get(client, "/compare/77")
+    items = [li.get_text(" ", strip=True).split(" (score")[0] for li in page.select("#topics li")]
+    twins = [x for x in items if x.split(" (")[0] in shared]
+    assert len(twins) >= 2 and len(set(twins)) == len(twins)  # each told apart
+    assert any("(" in x for x in twins)
+    passing = get(client, "/doc/sv-2007/30").select("ul.topics li")
+    assert any(li.select_one("a").get_text() == "Passimine" and li.select_one("small[lang=et]")
+               for li in passing)  # fmt: skip

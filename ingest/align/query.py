@@ -137,18 +137,23 @@ def topic_candidates(con: sqlite3.Connection, topic_id: str, none: bool = False)
 
 def law_topics(con: sqlite3.Connection, law_ids: list[str]) -> list[dict]:
     """Estonian topics whose candidate laws include one of ``law_ids``, best first, one
-    entry per topic: ``{"id", "title", "law", "score", "rank", "why"}``."""
+    entry per topic: ``{"id", "title", "context", "law", "score", "rank", "why"}``
+    (``context``: the title of the topic it stands under, when other topics share its
+    title; else None)."""
     if not law_ids or not has_table(con, "alignments"):
         return []
     marks = ",".join("?" * len(law_ids))
     rows = con.execute(
-        f"SELECT a.a, a.b, a.score, a.evidence, n.title FROM alignments a "
-        f"LEFT JOIN nodes n ON n.id = a.a WHERE a.editions = 'topic' AND a.flagged = 0 "
+        f"SELECT a.a, a.b, a.score, a.evidence, n.title, "
+        f"(SELECT count(*) FROM nodes t WHERE t.doc = n.doc AND t.kind = n.kind "
+        f"AND t.title = n.title), p.title FROM alignments a "
+        f"LEFT JOIN nodes n ON n.id = a.a LEFT JOIN nodes p ON p.id = n.parent "
+        f"WHERE a.editions = 'topic' AND a.flagged = 0 "
         f"AND a.b IN ({marks}) ORDER BY a.score DESC, a.a",
         law_ids,
     ).fetchall()
     out, seen = [], set()
-    for topic, law, score, evidence, title in rows:
+    for topic, law, score, evidence, title, namesakes, parent in rows:
         if topic in seen:
             continue
         seen.add(topic)
@@ -157,6 +162,8 @@ def law_topics(con: sqlite3.Connection, law_ids: list[str]) -> list[dict]:
             {
                 "id": topic,
                 "title": title,
+                # a title several topics share ("Passimine"): the topic it stands under
+                "context": parent if (namesakes or 0) > 1 else None,
                 "law": law,
                 "score": score,
                 "rank": ev.get("rank"),
