@@ -100,25 +100,17 @@ async def search_route(
 
     def run() -> dict:
         with snap.connection(request.scope.get(CANCEL_KEY)) as con:
-            result = search(
+            return _searched(
                 con,
                 q,
-                doc=doc or None,
-                lang=lang or None,
-                kind=kind or None,
-                limit=limit,
-                expand=expand,
-            )
-            return _with_respelling(
-                con,
-                result,
-                lambda spelt: search(
+                limit,
+                lambda text, n: search(
                     con,
-                    spelt,
+                    text,
                     doc=doc or None,
                     lang=lang or None,
                     kind=kind or None,
-                    limit=1,
+                    limit=n,
                     expand=expand,
                 ),
             )
@@ -184,19 +176,12 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
         return None
     try:
         with snap.connection(scope.get(CANCEL_KEY)) as con:
-            result = search(
-                con, p.q, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=p.limit
-            )
-            result = _with_respelling(
+            result = _searched(
                 con,
-                result,
-                lambda spelt: search(
-                    con,
-                    spelt,
-                    doc=p.doc or None,
-                    lang=p.lang or None,
-                    kind=p.kind or None,
-                    limit=1,
+                p.q,
+                p.limit,
+                lambda text, n: search(
+                    con, text, doc=p.doc or None, lang=p.lang or None, kind=p.kind or None, limit=n
                 ),
             )
     except (SearchError, StoreChanged):  # the route's error handlers answer these
@@ -204,12 +189,16 @@ def _plain_search(scope: Scope) -> SearchJSON | None:
     return SearchJSON(result)
 
 
-def _with_respelling(con: sqlite3.Connection, result: dict, finds: Callable[[str], dict]) -> dict:
-    """``result`` with ``respelled`` when it has no hit and the query as the books spell it
-    (:func:`store.search.respelled`) finds something with the same filters (``finds``)."""
+def _searched(
+    con: sqlite3.Connection, q: str, limit: int, find: Callable[[str, int], dict]
+) -> dict:
+    """``find(q, limit)`` (the search with the request's filters), with ``respelled`` when
+    it has no hit and the query as the books spell it (:func:`store.search.respelled`)
+    finds something with the same filters."""
+    result = find(q, limit)
     if result["hits"] or feature(con, respelled_finding) is None:
         return result
-    spelt, again = respelled_finding(con, result["query"], lambda q: finds(q)["hits"])
+    spelt, again = respelled_finding(con, result["query"], lambda text: find(text, 1)["hits"])
     if again:
         result["respelled"] = spelt
     return result
