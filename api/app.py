@@ -110,7 +110,10 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        return page_or_json(request, exc.status_code, str(exc.detail))
+        response = page_or_json(request, exc.status_code, str(exc.detail))
+        for k, v in (exc.headers or {}).items():  # a 405's Allow (RFC 9110)
+            response.headers[k] = v
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
