@@ -43,10 +43,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        response = error_response(exc.status_code, str(exc.detail))
-        for k, v in (exc.headers or {}).items():  # a 405's Allow (RFC 9110)
-            response.headers[k] = v
-        return response
+        return error_response(exc.status_code, str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -7,9 +7,13 @@
 * The pages, from their path and query parameters (hypothesis): any text, or a word
   the books use, never gets a 5xx; the answer is a page or a redirect.
 
+Path parameters are drawn from real provisions, documents, laws and concepts as well as
+from any text, so that answers past the 404 are checked too.
+
 A schema-valid request refused with a 400 is expected here (``positive_data_acceptance``
-is left out): a provision id or a document is a string in the schema, and one that is
-not in the books is told in words.
+is left out): the schema gives ids, documents, languages, kinds and formats as strings,
+and the app checks them against the books and its own lists, telling what is wrong in
+words (an unknown id, a format it does not write, an empty query, a control character).
 """
 
 from __future__ import annotations
@@ -24,7 +28,16 @@ from schemathesis import GenerationMode
 from lawgraph.api.app import create_app, pages_router
 
 EXAMPLES = 40
-"""Requests generated per API operation, and per page (the same ones every run)."""
+"""Requests generated per API operation, and per page (derandomized: a failure prints
+the request that failed)."""
+REAL = {
+    "node_id": ["sv-2007/16B1", "el-2017/72C", "fi-1997/85A", "fi-2007/12C1", "el-2017/def/agora"],
+    "doc_id": ["sv-2007", "el-2017", "fi-1997", "fi-2007", "et-1930s"],
+    "label": ["16", "16B1", "12C1(e)(ii)", "72C", "40"],
+    "concept": ["revoke", "dummy", "trick"],
+    "concept_id": ["revoke", "dummy", "trick"],
+}
+"""Real values of path parameters, by name."""
 
 
 @pytest.fixture(scope="module")
@@ -34,23 +47,36 @@ def app(ingested):
 
 def test_the_api_answers_generated_requests_as_documented(app):
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-    schema.config.generation.update(modes=list(GenerationMode), deterministic=True, database="none")
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 20
     for operation in operations:
+        names = [p.name for p in operation.path_parameters]
+        real = [
+            operation.as_strategy(GenerationMode.POSITIVE, path_parameters=dict(values))
+            for values in _real_paths(names)
+        ]
+        strategies = [operation.as_strategy(mode) for mode in GenerationMode]
 
         @settings(
             max_examples=EXAMPLES,
             deadline=None,
             derandomize=True,
             database=None,
-            suppress_health_check=list(HealthCheck),
+            suppress_health_check=[HealthCheck.too_slow],
         )
-        @given(case=st.one_of(*(operation.as_strategy(mode) for mode in GenerationMode)))
+        @given(case=st.one_of(*strategies, *real))
         def check(case):
             case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
 
         check()
+
+
+def _real_paths(names: list[str]) -> list[list[tuple[str, str]]]:
+    """Combinations of real values for the path parameters ``names`` (none if a name has
+    no real values listed)."""
+    if not names or any(n not in REAL for n in names):
+        return []
+    return [[(n, REAL[n][i % len(REAL[n])]) for n in names] for i in range(5)]
 
 
 def test_a_method_a_route_does_not_take_gets_a_405_naming_those_it_does(app):
@@ -90,7 +116,14 @@ WORDS = [
     "ρενόνς", "tävlingsledaren", "cites", "aligned", "fi", "sv", "el", "et", "law",
     "1.5", "%", "..", "../..", "a/b/c", "<b>", "' OR 1=1 --", "１６Ｂ１",
 ]  # fmt: skip
-VALUES = st.one_of(st.sampled_from(WORDS), st.text(max_size=40))
+PLAIN = st.text(st.characters(exclude_categories=("Cc", "Cs")), max_size=40)
+VALUES = st.one_of(st.sampled_from(WORDS), PLAIN, st.text(max_size=40))
+"""Words of the books, plain text (which passes the control-character check), any text."""
+
+
+def _path_values(name: str):
+    real = REAL.get(name.replace(":path", ""), [])
+    return st.one_of(st.sampled_from(real), VALUES.filter(bool)) if real else VALUES.filter(bool)
 
 
 def test_every_page_route_is_fuzzed():
@@ -107,8 +140,8 @@ def test_pages_answer_generated_parameters_without_a_server_error(app, route):
 
     @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
     @given(
-        path=st.fixed_dictionaries({n: VALUES.filter(bool) for n in names}),
-        query=st.dictionaries(st.sampled_from(queries or ["x"]), VALUES, max_size=4),
+        path=st.fixed_dictionaries({n: _path_values(n) for n in names}),
+        query=st.dictionaries(st.sampled_from(queries or ["x"]), VALUES, max_size=2),
     )
     def check(path, query):
         url = route.path
