@@ -11,7 +11,7 @@ from pathlib import Path
 import networkx as nx
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -98,22 +98,23 @@ def create_app(
         503: "Busy",
     }
 
-    def page_or_json(request: Request, status: int, message: str):
+    def page_or_json(request: Request, status: int, message: str, headers=None) -> Response:
+        response: Response
         if request.url.path.startswith(("/api", "/static")):
-            return errors.error_response(status, message)
-        return TEMPLATES.TemplateResponse(
-            request,
-            "error.html",
-            {"title": titles.get(status, "Error"), "message": message},
-            status_code=status,
-        )
+            response = errors.error_response(status, message)
+        else:
+            response = TEMPLATES.TemplateResponse(
+                request,
+                "error.html",
+                {"title": titles.get(status, "Error"), "message": message},
+                status_code=status,
+            )
+        response.headers.update(headers or {})  # a 405's Allow (RFC 9110), a 503's Retry-After
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        response = page_or_json(request, exc.status_code, str(exc.detail))
-        for k, v in (exc.headers or {}).items():  # a 405's Allow (RFC 9110)
-            response.headers[k] = v
-        return response
+        return page_or_json(request, exc.status_code, str(exc.detail), exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
@@ -121,9 +122,9 @@ def create_app(
 
     @app.exception_handler(StoreChanged)
     async def store_changed(request: Request, exc: StoreChanged):
-        response = page_or_json(request, 503, "the store is being replaced; retry shortly")
-        response.headers["Retry-After"] = "1"
-        return response
+        return page_or_json(
+            request, 503, "the store is being replaced; retry shortly", {"Retry-After": "1"}
+        )
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception):
