@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from lawgraph.api.app import create_app
+from lawgraph.ingest.align import calibration
 from lawgraph.ingest.align.query import aligned
 from lawgraph.web.markup import linked_text
 from lawgraph.web.templating import TEMPLATES
@@ -525,17 +526,22 @@ def test_a_provision_whose_text_is_in_its_parts_names_their_equivalents(client, 
 def test_the_sentences_page_says_how_the_two_relate(client, con):
     """The note above the sentences follows the pair's row: an equivalent is called one, a
     rejected label twin or a mere closest candidate is not."""
-    for relation, says in (
-        ("same", "Shown as equivalent."),
-        ("renumbered", "Shown as equivalent, renumbered."),
-        ("not-equivalent", "Not equivalent"),
-        ("none", "No reliable equivalent"),
-        ("partial", "not an equivalent"),
-        ("law", "The same law, its text divided differently"),
-        ("topic", "A candidate law for the Estonian topic, not an equivalent"),
+    show = calibration.SHOW
+    for relation, score, says in (
+        ("same", 0.0, "Shown as equivalent."),
+        ("renumbered", 0.0, "Shown as equivalent, renumbered."),
+        ("not-equivalent", 0.0, "Not equivalent"),
+        ("none", 0.0, "No reliable equivalent"),
+        ("partial", 0.0, "not an equivalent"),  # a rewritten twin
+        ("partial", show, "not confirmed as the equivalent"),  # scored too low to confirm
+        ("law", 0.0, "The same law, its text divided differently"),
+        ("topic", 0.0, "A candidate law for the Estonian topic, not an equivalent"),
     ):
+        low, high = (show, 1.0) if score else (0.0, show if relation == "partial" else 1.1)
         row = con.execute(
-            "SELECT a, b FROM alignments WHERE relation = ? ORDER BY a, b LIMIT 1", (relation,)
+            "SELECT a, b FROM alignments WHERE relation = ? AND score >= ? AND score < ? "
+            "ORDER BY a, b LIMIT 1",
+            (relation, low, high),
         ).fetchone()
         assert row is not None, relation
         note = soup(client.get("/sentences", params={"a": row[0], "b": row[1]})).select_one(

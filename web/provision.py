@@ -119,11 +119,13 @@ RELATION_WORDS = {
     "moved": "equivalent, moved to another law",
     "split": "part of it (split over several provisions)",
     "merged": "covers it together with others (merged)",
-    "partial": "same label, rewritten or not confirmed: not an equivalent",
+    "partial": "same label, rewritten: not an equivalent",
+    "unconfirmed": "same label, not confirmed: the wording agrees only in part, read both",
     "law": "the same law, its text divided differently: not an equivalent of the text",
 }
 SAME_EDITION_WORDS = {
     "partial": "same label, but the two translations differ here: not confirmed as equivalent",
+    "unconfirmed": "same label, but the two translations differ here: not confirmed as equivalent",
 }
 """What a relation means between two translations of one edition (no rule was rewritten)."""
 
@@ -160,7 +162,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             continue  # topics are listed separately
         words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
-            h | {"words": words.get(h["relation"], h["relation"])}
+            h | {"words": words.get(align.standing(h["relation"], h["score"]), h["relation"])}
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]
