@@ -51,11 +51,12 @@ def matched_terms(
         if lang_a == lang_b and wa in words_b:
             best = (1.0, wa)
         else:
+            options = trans.get(wa, {})
             best = max(
                 (
-                    (p, wb)
-                    for wb, p in trans.get(wa, {}).items()
-                    if wb in words_b and targets.get(wb, 0.0) >= MIN_IDF
+                    (options[wb], wb)
+                    for wb in options.keys() & words_b  # the translations it has here
+                    if targets.get(wb, 0.0) >= MIN_IDF
                 ),
                 default=(0.0, ""),
             )
