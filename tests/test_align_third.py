@@ -79,6 +79,7 @@ def test_a_label_twin_of_two_editions_needs_the_twin_threshold():
         return _run(rows, {("A", "B"): {"A/10C": {"B/10C": 0.8}}})
 
     assert calibration.SHOW <= 0.99 * 0.8 < calibration.TWIN_SHOW and run(0.8) == {}
+    assert calibration.TWIN_SHOW > 0.99 * 0.88 and run(0.88) == {}  # 0.87: not enough
     assert calibration.TWIN_SHOW <= 0.99 * 0.96
     [row] = run(0.96)[("A", "B")]
     assert row.relation == "same" and row.score >= calibration.TWIN_SHOW

@@ -10,8 +10,11 @@ import pytest
 from bs4 import BeautifulSoup
 from pages import page as get
 
+from lawgraph.ingest.align import calibration
+from lawgraph.ingest.align.query import aligned
 from lawgraph.store.divergences import divergence_counts, divergences
 from lawgraph.store.glossary import concepts
+from lawgraph.web.provision import RELATION_WORDS
 
 
 def cell(page, law, doc):
@@ -71,7 +74,7 @@ def test_provision_page_links_citations_and_children(client):
     assert [a.get_text() for a in crumbs] == ["lawgraph", "sv-2007", "16", "16B", "16B1"]
 
 
-def test_provision_page_cited_by_and_equivalents(client):
+def test_provision_page_cited_by_and_equivalents(client, con):
     page = get(client, "/doc/sv-2007/16D")
     citers = [a["href"] for a in page.select("ul.citedby > li > a")]
     assert "/doc/sv-2007/16A1(b)" in citers and "/doc/sv-2007/25B3" in citers
@@ -87,8 +90,12 @@ def test_provision_page_cited_by_and_equivalents(client):
     assert eq.select_one(".rel").get_text(strip=True) == "equivalent"
     eq = versions["el-2017"].select_one("div.eq")
     rel = eq.select_one(".rel").get_text(strip=True)
-    assert "likely" in eq.get_text() or rel.startswith("same label, not confirmed")
-    assert "not an equivalent" not in rel
+    [p] = [r["score"] for r in aligned(con, "sv-2007/16B1") if r["id"] == "el-2017/16B1"]
+    if calibration.SHOW <= p < calibration.TWIN_SHOW:
+        assert rel == RELATION_WORDS["unconfirmed"] and eq.select_one(".conf") is None
+        assert "eq-unconfirmed" in eq["class"]
+    else:
+        assert p >= calibration.TWIN_SHOW and rel == "equivalent" and "likely" in eq.get_text()
     for doc in ("fi-2007", "el-2017"):
         eq = versions[doc].select_one("div.eq")
         assert eq.select_one("a span")["lang"] == doc[:2]
@@ -97,6 +104,31 @@ def test_provision_page_cited_by_and_equivalents(client):
     old = versions["fi-1997"]
     assert old.select_one("div.eq a[href='/doc/fi-1997/16B1']") is None
     assert "not the equivalent" in old.get_text() or "No reliable equivalent" in old.get_text()
+
+
+def test_an_unconfirmed_twin_is_named_so_and_its_sentences_are_a_click_away(client, con):
+    """A label twin of two editions scored from SHOW to TWIN_SHOW is listed on the page as
+    not confirmed (never as "not an equivalent", never with a "likely" figure), and, as its
+    words ask the reader to read both, with a link to the two side by side."""
+    row = con.execute(
+        "SELECT al.a, al.b, al.score FROM alignments al JOIN nodes na ON na.id = al.a "
+        "JOIN nodes nb ON nb.id = al.b WHERE al.relation = 'partial' AND al.flagged = 0 "
+        "AND al.editions = 'cross-edition' AND al.score >= ? AND al.score < ? "
+        "AND na.text != '' AND nb.text != '' ORDER BY al.a, al.b LIMIT 1",
+        (calibration.SHOW, calibration.TWIN_SHOW),
+    ).fetchone()
+    assert row is not None
+    a, b, _p = row
+    page = get(client, f"/doc/{a}")
+    eq = page.select_one(f"#in-{b.split('/')[0]} div.eq:has(a[href='/doc/{b}'])")
+    assert eq is not None and "eq-unconfirmed" in eq["class"]
+    assert eq.select_one(".rel").get_text(strip=True) == RELATION_WORDS["unconfirmed"]
+    assert eq.select_one(".conf") is None and "not an equivalent" not in eq.get_text()
+    link = eq.select_one("a[href^='/sentences?']")
+    assert link is not None
+    sentences = get(client, link["href"])
+    note = sentences.select_one("p.unconfirmed[role=note]")
+    assert note is not None and "not confirmed as the equivalent" in note.get_text()
 
 
 def test_a_citing_definition_is_named_once(client):

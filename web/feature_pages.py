@@ -39,6 +39,7 @@ VIA_WORDS = {
     "split": "a part of",
     "merged": "covers, with others,",
     "partial": "same label, not an equivalent, as",
+    "unconfirmed": "same label, not confirmed as the equivalent, as",
     "law": "the same law as",
     "label": "same label as",
 }

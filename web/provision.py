@@ -120,7 +120,7 @@ RELATION_WORDS = {
     "split": "part of it (split over several provisions)",
     "merged": "covers it together with others (merged)",
     "partial": "same label, rewritten: not an equivalent",
-    "unconfirmed": "same label, not confirmed: the wording agrees only in part, read both",
+    "unconfirmed": "same label, not confirmed as the equivalent: the rule may have been rewritten",
     "law": "the same law, its text divided differently: not an equivalent of the text",
 }
 SAME_EDITION_WORDS = {
@@ -162,7 +162,11 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             continue  # topics are listed separately
         words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
-            h | {"words": words.get(align.standing(h["relation"], h["score"]), h["relation"])}
+            h
+            | {
+                "standing": (st := align.standing(h["relation"], h["score"])),
+                "words": words.get(st, h["relation"]),
+            }
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]

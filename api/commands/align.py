@@ -9,7 +9,14 @@ from pathlib import Path
 import click
 
 from lawgraph import store
-from lawgraph.store.align import METHODS, aligned, alignments, lexicon_lookup, sentence_pairs
+from lawgraph.store.align import (
+    METHODS,
+    aligned,
+    alignments,
+    lexicon_lookup,
+    sentence_pairs,
+    standing,
+)
 
 from .options import DB_OPTION, open_db, resolve_or_fail
 
@@ -33,14 +40,14 @@ def aligned_cmd(db: Path | None, node_id: str, as_json: bool) -> None:
     """The equivalents of a provision in the other books, best first."""
     con = open_db(db)
     nid = resolve_or_fail(con, node_id)
-    rows = aligned(con, nid)
+    rows = [r | {"standing": standing(r["relation"], r["score"])} for r in aligned(con, nid)]
     if as_json:
         click.echo(json.dumps({"id": nid, "results": rows}, ensure_ascii=False, indent=1))
         return
     if not rows:
         click.echo(f"{nid}: no alignments")
     for r in rows:
-        shown = "NOT EQUIVALENT" if r["flagged"] else r["relation"]
+        shown = "NOT EQUIVALENT" if r["flagged"] else r["standing"]
         click.echo(f"{r['id']:<28} {shown:<14} {r['score']:.2f}  {_signals(r['evidence'])}")
 
 

@@ -28,6 +28,7 @@ from lawgraph.store.align import (
     pair_standing,
     sentence_pairs,
     sentences_csv,
+    standing,
     tmx_bytes,
 )
 from lawgraph.store.deps import Con, on_loop
@@ -53,6 +54,11 @@ class AlignedOut(BaseModel):
     score: float
     flagged: bool
     relation: str
+    standing: str = Field(
+        description="the relation, or unconfirmed for a label twin of two editions that "
+        "is called partial because its score is too low to confirm it, not because its "
+        "rule is known to be rewritten (read both)"
+    )
     editions: str
     evidence: dict[str, Any]
 
@@ -104,7 +110,7 @@ class AlignmentList(BaseModel):
 def node_aligned(node_id: NodeIdPath, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
     nid = node_id_or_404(con, node_id)
-    results = aligned(con, nid)
+    results = [r | {"standing": standing(r["relation"], r["score"])} for r in aligned(con, nid)]
     defines = feature(con, same_term_definitions)
     shown = {r["id"] for r in results if not r["flagged"]}
     same_term = [
@@ -231,7 +237,8 @@ def sentences(
     a: NodeIdQuery,
     b: NodeIdQuery,
 ) -> dict:
-    """The aligned sentences of two provisions shown as equivalent (empty otherwise)."""
+    """The aligned sentences of two provisions shown as equivalent, or of a label twin not
+    confirmed as the equivalent (``relation`` unconfirmed); empty otherwise."""
     na, nb = query_node_id(con, "a", a), query_node_id(con, "b", b)
     return {
         "a": na,

@@ -59,8 +59,8 @@ class SearchHit(BaseModel):
     via_relation: str | None = Field(
         None,
         description="with expand: how it relates to ``via`` (the alignment's relation: same, "
-        "renumbered, moved, split, merged, partial, law or topic; label where the store has "
-        "no alignment)",
+        "renumbered, moved, split, merged, partial, law or topic; unconfirmed for a label twin "
+        "not confirmed as the equivalent; label where the store has no alignment)",
     )
     see_also: list[SeeAlso] | None = Field(
         None, description="index entries and chapter headings that point to this provision"

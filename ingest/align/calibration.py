@@ -79,8 +79,9 @@ TWIN_SHOW = 0.9
 """... and a label twin of two editions from this one on: the rule under one number may
 have been rewritten between editions. On the dev set such twins scored 0.70-0.85 were right
 only 24 times in 37, and those scored 0.85-0.90 33 times in 42, far below what their score
-claims; from 0.90 on the shown rows are right 808 times in 852 (a wrong equivalent is worse
-than none, and a twin below this is still listed as an unconfirmed ``partial``)."""
+claims (with this threshold, all the rows the dev set shows are right 808 times in 852). A
+wrong equivalent is worse than none, and a twin scored from :data:`SHOW` to this is still
+listed, as an unconfirmed ``partial``."""
 EDITION_TWIN_P = 0.9
 """Probability given to a label twin between two translations of one edition that nothing
 contradicts (:meth:`.match.PairMatcher._edition_twin`); see the README for what it rests on."""

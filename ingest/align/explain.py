@@ -172,12 +172,13 @@ def why(
                 f"; {twin}, which carries the label of {a_id}, matches only {_percent(twin_p)}."
             )
         return base + "."
-    if calibration.unconfirmed(relation, p):
+    if calibration.unconfirmed(relation, p) and not feats.get("edition_twin"):
+        # the score rounded down: "89%", never "90%, below the 90% needed"
         return (
             f"{a_id} and {b_id} carry the same label and their wording agrees only in part "
-            f"(score {p:.2f}, below the {calibration.TWIN_SHOW:.2f} a label twin of two "
-            f"editions needs): too little to rule out a rewritten rule, so read both before "
-            f"relying on either."
+            f"({math.floor(p * 100)}% likely to be equivalent; the same label in two editions "
+            f"is confirmed from {calibration.TWIN_SHOW:.0%}): too little to rule out a "
+            f"rewritten rule, so read both before relying on either."
         )
     if relation == "partial" and feats.get("edition_twin"):
         return (

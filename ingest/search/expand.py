@@ -68,14 +68,15 @@ def glossary_alternatives(
 
 def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float, str]]:
     """The provisions aligned with ``node_id`` in other documents, best first: (id, score,
-    the alignment's relation, or ``label`` for the same label where nothing is aligned).
+    the alignment's relation, ``unconfirmed`` for a label twin not confirmed as the
+    equivalent, or ``label`` for the same label where nothing is aligned).
 
     Uses the ``alignments`` table when the store has one (flagged rows left out), else
     the same label in the other documents that number their laws.
     """
     doc = node_id.split("/", 1)[0]
     if store.has_table(con, "alignments"):
-        from lawgraph.ingest.align import aligned
+        from lawgraph.ingest.align import aligned, standing
 
         out: list[tuple[str, float, str]] = []
         docs = {doc}
@@ -83,7 +84,8 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
             if row.get("flagged") or row["doc"] in docs:
                 continue
             docs.add(row["doc"])
-            out.append((row["id"], float(row.get("score") or 0.0), row["relation"]))
+            score = float(row.get("score") or 0.0)
+            out.append((row["id"], score, standing(row["relation"], score)))
         return out
     row = con.execute("SELECT label, kind FROM nodes WHERE id = ?", (node_id,)).fetchone()
     if row is None or row[1] not in _LAW_KINDS:
