@@ -20,7 +20,6 @@ from lawgraph.ingest.align import (
     pair_standing,
     sentence_pairs,
     sentences_csv,
-    standing,
     tmx_bytes,
     topic_candidates,
 )
@@ -38,7 +37,6 @@ __all__ = [
     "lexicon_lookup",
     "lexicon_pairs",
     "pair_standing",
-    "standing",
     "sentence_counts",
     "sentence_pairs",
     "sentences_csv",

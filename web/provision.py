@@ -162,11 +162,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
             continue  # topics are listed separately
         words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
-            h
-            | {
-                "standing": (st := align.standing(h["relation"], h["score"])),
-                "words": words.get(st, h["relation"]),
-            }
+            h | {"words": words.get(h["standing"], h["relation"])}
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]

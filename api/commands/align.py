@@ -15,7 +15,6 @@ from lawgraph.store.align import (
     alignments,
     lexicon_lookup,
     sentence_pairs,
-    standing,
 )
 
 from .options import DB_OPTION, open_db, resolve_or_fail
@@ -40,7 +39,7 @@ def aligned_cmd(db: Path | None, node_id: str, as_json: bool) -> None:
     """The equivalents of a provision in the other books, best first."""
     con = open_db(db)
     nid = resolve_or_fail(con, node_id)
-    rows = [r | {"standing": standing(r["relation"], r["score"])} for r in aligned(con, nid)]
+    rows = aligned(con, nid)
     if as_json:
         click.echo(json.dumps({"id": nid, "results": rows}, ensure_ascii=False, indent=1))
         return

@@ -28,7 +28,6 @@ from lawgraph.store.align import (
     pair_standing,
     sentence_pairs,
     sentences_csv,
-    standing,
     tmx_bytes,
 )
 from lawgraph.store.deps import Con, on_loop
@@ -110,7 +109,7 @@ class AlignmentList(BaseModel):
 def node_aligned(node_id: NodeIdPath, con: Con) -> dict:
     """The provision's equivalents in other documents, best first."""
     nid = node_id_or_404(con, node_id)
-    results = [r | {"standing": standing(r["relation"], r["score"])} for r in aligned(con, nid)]
+    results = aligned(con, nid)
     defines = feature(con, same_term_definitions)
     shown = {r["id"] for r in results if not r["flagged"]}
     same_term = [

@@ -77,7 +77,7 @@ from .query import (
 from .score import bag_similarity, expand_lexicon, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
 from .third import third_book_rows
-from .tmx import TmxError, pair_standing, sentences_csv, standing, tmx_bytes
+from .tmx import TmxError, pair_standing, sentences_csv, tmx_bytes
 from .topics import topic_rows
 
 __all__ = [
@@ -92,7 +92,6 @@ __all__ = [
     "lexicon_lookup",
     "lexicon_pairs",
     "pair_standing",
-    "standing",
     "sentence_pairs",
     "sentences_csv",
     "tmx_bytes",

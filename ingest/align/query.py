@@ -6,6 +6,7 @@ import json
 import sqlite3
 
 from ..store import doc_pair_clause, has_table
+from .tmx import standing
 
 METHODS = (
     "label",
@@ -55,6 +56,7 @@ def _row(r: sqlite3.Row, node_id: str | None = None) -> dict:
             d["relation"] = "merged" if d["relation"] == "split" else "split"
         doc, _, label = other.partition("/")
         d.update(id=other, doc=doc, label=label)
+    d["standing"] = standing(d["relation"], d["score"])
     return d
 
 
@@ -65,10 +67,11 @@ def _order(d: dict) -> tuple:
 def aligned(con: sqlite3.Connection, node_id: str) -> list[dict]:
     """The node's counterparts in other documents, best first (flagged ones last).
 
-    Each item: ``{"id","doc","label","method","score","flagged","relation",
+    Each item: ``{"id","doc","label","method","score","flagged","relation","standing",
     "evidence"}`` (plus the raw row's ``a``/``b``/``doc_a``/``doc_b``), the evidence read
-    from ``node_id``'s side. A ``none`` row (another provision's closest candidate) is
-    listed only on that provision's side.
+    from ``node_id``'s side; ``standing`` is the relation, or ``unconfirmed`` for a label
+    twin not confirmed as the equivalent (:func:`.tmx.standing`). A ``none`` row (another
+    provision's closest candidate) is listed only on that provision's side.
     """
     if not has_table(con, "alignments"):
         return []

@@ -76,7 +76,7 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
     """
     doc = node_id.split("/", 1)[0]
     if store.has_table(con, "alignments"):
-        from lawgraph.ingest.align import aligned, standing
+        from lawgraph.ingest.align import aligned
 
         out: list[tuple[str, float, str]] = []
         docs = {doc}
@@ -84,8 +84,7 @@ def counterparts(con: sqlite3.Connection, node_id: str) -> list[tuple[str, float
             if row.get("flagged") or row["doc"] in docs:
                 continue
             docs.add(row["doc"])
-            score = float(row.get("score") or 0.0)
-            out.append((row["id"], score, standing(row["relation"], score)))
+            out.append((row["id"], float(row.get("score") or 0.0), row["standing"]))
         return out
     row = con.execute("SELECT label, kind FROM nodes WHERE id = ?", (node_id,)).fetchone()
     if row is None or row[1] not in _LAW_KINDS:
