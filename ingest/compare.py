@@ -23,6 +23,7 @@ import time
 
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import divergences_by_node, node_divergences
+from .align.tmx import standing
 from .model import decode_attrs
 from .store import TwoSteps, has_table
 
@@ -33,6 +34,10 @@ rewritten rule, shares its row and its divergences show what changed)."""
 TABLE = "compare_tables"
 """Precomputed comparisons of each law in every document (written by :func:`compare_stage`)."""
 CELL_ATTRS = ("greek_note", "supplement", "national", "footnotes")
+NOT_SHOWN = ("partial", "unconfirmed")
+"""Standings of a cell that sits beside the reference (in its row, or as the version of
+the provision) without being shown as its equivalent: a label twin rewritten, or one
+not confirmed (:func:`.align.tmx.standing`). Such a cell says so (``cell["standing"]``)."""
 FLAGGED = "same label, but not the same rule: no reliable equivalent of the reference here"
 
 
@@ -156,7 +161,11 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                         f"equivalent there is ({rel}):"
                     )
         if row is not None:
-            versions[d] = _cell(row) | ({"via": via} if via else {})
+            cell = _cell(row) | ({"via": via} if via else {})
+            st = links.get(row["id"], {}).get("standing") if ref and not via else None
+            if st in NOT_SHOWN:
+                cell["standing"] = {"to": ref, "relation": st}
+            versions[d] = cell
         elif requested:
             reason = "no text in this book" if d in direct else f"{d} has no provision {label}"
             versions[d] = {"id": None, "doc": d, "missing": reason}
@@ -212,6 +221,7 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     group = {nid: {nid} for nid in members}
     docs_of = {nid: {members[nid][0]["doc"]} for nid in members}
     links, contradicted = [], set()
+    standings: dict[frozenset, str] = {}
     for nid in members:
         for other, relation, flagged, score in _links(con, nid):
             if other in members and relation != "topic":
@@ -220,6 +230,7 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
                     contradicted.add(pair)  # judged not equivalent: never one row
                 elif relation in LINE_UP:
                     links.append((-score, nid, other))
+                    standings[pair] = standing(relation, score)
 
     def join(a: str, b: str) -> bool:
         ga, gb = group[a], group[b]
@@ -275,7 +286,24 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
+        _standings(row["cells"], lead_doc, standings)
     return rows
+
+
+def _standings(cells: dict[str, dict | None], lead: str | None, standings: dict) -> None:
+    """Mark each cell of a row that its alignment with the row's reference cell (the lead
+    document's, as :func:`_sentences` takes it) does not show as the equivalent
+    (:data:`NOT_SHOWN`): ``cell["standing"] = {"to": reference id, "relation": ...}``."""
+    first = cells.get(lead) if lead else None
+    first = first or next((c for c in cells.values() if c), None)
+    if first is None:
+        return
+    for cell in cells.values():
+        if cell is None or cell is first:
+            continue
+        st = standings.get(frozenset((first["id"], cell["id"])))
+        if st in NOT_SHOWN:
+            cell["standing"] = {"to": first["id"], "relation": st}
 
 
 def _has_other_partner(a: str, b: str, members: dict, partners: dict[str, set[str]]) -> bool:
@@ -433,6 +461,7 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
     return {
         "label": canon,
         "query": label,
+        "reference": ref,
         "docs": list(versions),
         "versions": versions,
         "rows": rows,

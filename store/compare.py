@@ -31,14 +31,19 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
         docs: documents to show, in this order (default: every document with a version).
 
     Returns:
-        ``{"label", "query", "docs", "versions": {doc: cell | None-like}, "rows": [{"key",
-        "depth", "cells": {doc: cell | None}, "gaps", "divergences", "sentences"}],
-        "divergences", "scores", "topics", "sentences"}`` (a row of one book under a label
-        the lead book uses for another rule has the key ``<label>-<doc>`` and ``"shown":
-        "<label> (<doc>)"``); ``sentences`` pairs the
-        reference version (or row cell) with each other one, sentence by sentence. A
-        cell is ``{"id","doc","label","kind","title","text","attrs"}``; a version found
-        through the content alignment has ``via``.
+        ``{"label", "query", "reference", "docs", "versions": {doc: cell | None-like},
+        "rows": [{"key", "depth", "cells": {doc: cell | None}, "gaps", "divergences",
+        "sentences"}], "divergences", "scores", "topics", "sentences"}`` (a row of one
+        book under a label the lead book uses for another rule has the key
+        ``<label>-<doc>`` and ``"shown": "<label> (<doc>)"``); ``reference`` is the
+        version the others are read against (the newest edition's); ``sentences`` pairs
+        the reference version (or the row's cell of its book) with each other one,
+        sentence by sentence. A cell is
+        ``{"id","doc","label","kind","title","text","attrs"}``; a version found through the
+        content alignment has ``via``; a cell beside the reference (or its row's cell of
+        the reference's book) that the alignment does not show as its equivalent has
+        ``standing``: ``{"to": that id, "relation": "partial" | "unconfirmed"}`` (a label
+        twin rewritten, or not confirmed).
 
     Raises:
         CompareError: the text is not a label, or a document is unknown.

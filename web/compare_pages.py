@@ -92,6 +92,20 @@ def _standing_words(standing: str, same_edition: bool) -> str:
     return words.get(standing) or other.get(standing, standing)
 
 
+def _standing_notes(result: dict, editions: dict[str, str]) -> None:
+    """Put into words how each marked cell relates to the reference it sits beside
+    (``cell["standing"]``, from :mod:`ingest.compare`): a label twin of two editions
+    rewritten or not confirmed, or two translations of one edition that differ there."""
+    cells = list(result["versions"].values())
+    cells += [c for row in result["rows"] for c in row["cells"].values()]
+    for cell in cells:
+        st = (cell or {}).get("standing")
+        if st:
+            ref_doc = st["to"].split("/", 1)[0]
+            same = editions.get(cell["doc"]) == editions.get(ref_doc)
+            st["words"] = _standing_words(st["relation"], same)
+
+
 def _search_instead(request: Request, status: int, message: str, asked: str) -> Response:
     """The error page for a comparison of something no book has as a label, offering to
     search the books for what was asked."""
@@ -185,6 +199,7 @@ def compare_page(
         raise HTTPException(400, str(exc)) from exc
     _marks(result["rows"])
     _elsewhere(result["rows"])
+    _standing_notes(result, {d["id"]: d["edition"] for d in all_docs})
     lang = {d["id"]: d["language"] for d in all_docs}
     shown = list(result["docs"])
     exports = _sentence_exports(con, shown, lang)

@@ -80,10 +80,15 @@ class MovedRule(BaseModel):
 
 class CompareOut(BaseModel):
     """Every version of a provision; sub-provisions lined up row by row (a document
-    without a sub-provision has ``null`` in that row); divergences attached."""
+    without a sub-provision has ``null`` in that row); divergences attached. A cell that
+    sits beside the reference (``reference``, or its row's cell of that book) without
+    being shown as its equivalent has ``standing``: ``{"to", "relation"}``, the relation
+    ``partial`` (a label twin rewritten) or ``unconfirmed`` (one not confirmed)."""
 
     label: str
     query: str
+    reference: str | None = None
+    """The version the others are read against: the newest edition's."""
     docs: list[str]
     versions: dict[str, dict[str, Any]]
     rows: list[CompareRow]
