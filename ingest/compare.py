@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import divergences_by_node, node_divergences
@@ -163,8 +164,8 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
         if row is not None:
             cell = _cell(row) | ({"via": via} if via else {})
             st = links.get(row["id"], {}).get("standing") if ref and not via else None
-            if st in NOT_SHOWN:
-                cell["standing"] = {"to": ref, "relation": st}
+            if ref and st in NOT_SHOWN:
+                cell["standing"] = {"to": ref, "label": ref.split("/", 1)[1], "relation": st}
             versions[d] = cell
         elif requested:
             reason = "no text in this book" if d in direct else f"{d} has no provision {label}"
@@ -199,7 +200,9 @@ def _links(con, node_id: str) -> list[tuple[str, str, bool, float]]:
     ]
 
 
-def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> list[dict]:
+def _line_up(
+    con, versions: dict[str, dict], lead_doc: str | None = None, leads: Sequence[str] = ()
+) -> list[dict]:
     """The versions' sub-provisions lined up: one row per corresponding sub-provision.
 
     Rows are groups of at most one sub-provision per document. Groups are joined along
@@ -207,6 +210,8 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
     alone joins the group with the same label suffix, unless an alignment says the two
     are not equivalent. Rows follow the order of ``lead_doc`` (the reference version),
     then of the other documents, and are keyed by the lead's labels where it has them.
+    A cell that its row's reference (:func:`_reference_cell` with ``leads``) does not
+    have as its equivalent is marked (:func:`_standings`).
     """
     members: dict[str, tuple[sqlite3.Row, int, str | None]] = {}
     per_doc: dict[str, list[str]] = {}
@@ -286,24 +291,69 @@ def _line_up(con, versions: dict[str, dict], lead_doc: str | None = None) -> lis
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
-        _standings(row["cells"], lead_doc, standings)
+        _standings(row["cells"], leads or ([lead_doc] if lead_doc else []), standings)
     return rows
 
 
-def _standings(cells: dict[str, dict | None], lead: str | None, standings: dict) -> None:
-    """Mark each cell of a row that its alignment with the row's reference cell (the lead
-    document's, as :func:`_sentences` takes it) does not show as the equivalent
-    (:data:`NOT_SHOWN`): ``cell["standing"] = {"to": reference id, "relation": ...}``."""
-    first = cells.get(lead) if lead else None
-    first = first or next((c for c in cells.values() if c), None)
+def _leads(con, lead: str | None, docs: Sequence[str]) -> list[str]:
+    """The documents in the order a row's reference is taken from: the reference
+    version's, then the newest edition first (in the manifest's order within one)."""
+    editions = dict(_documents(con))
+    rest = sorted((d for d in docs if d != lead), key=lambda d: -_year(editions.get(d, "")))
+    return ([lead] if lead else []) + rest
+
+
+def _reference_cell(cells: dict[str, dict | None], leads: Sequence[str]) -> dict | None:
+    """The cell of a row the others are read against: of the first of ``leads`` that has
+    one (:func:`_leads`), else the row's first."""
+    for d in leads:
+        if cells.get(d):
+            return cells[d]
+    return next((c for c in cells.values() if c), None)
+
+
+_STRENGTH = {"partial": 0, "unconfirmed": 1}
+"""How far a standing shows two provisions as one rule (any other relation a row is
+joined along, an equivalent's, is 2)."""
+
+
+def _standings(cells: dict[str, dict | None], leads: Sequence[str], standings: dict) -> None:
+    """Mark each cell of a row that the row's reference cell (:func:`_reference_cell`)
+    does not have as its equivalent (:data:`NOT_SHOWN`): ``cell["standing"] = {"to",
+    "label", "relation"}`` (the reference's id and label). The alignment of the two says
+    so; where they have none, the row's links that joined the cell say it: the path of
+    the strongest links from the reference, whose weakest link is rewritten or not
+    confirmed (``through``: the cell the path reaches it from). A cell joined by its
+    label alone, with no alignment, is not marked."""
+    first = _reference_cell(cells, leads)
     if first is None:
         return
+    ids = [c["id"] for c in cells.values() if c]
+    # widest path from the reference over the row's links (a row holds a few cells)
+    best: dict[str, tuple[int, str | None]] = {first["id"]: (3, None)}
+    todo = [first["id"]]
+    while todo:
+        x = todo.pop()
+        for y in ids:
+            st = standings.get(frozenset((x, y)))
+            if st is None or y == first["id"]:
+                continue
+            strength = min(best[x][0], _STRENGTH.get(st, 2))
+            if strength > best.get(y, (-1, None))[0]:
+                best[y] = (strength, x)
+                todo.append(y)
     for cell in cells.values():
         if cell is None or cell is first:
             continue
-        st = standings.get(frozenset((first["id"], cell["id"])))
-        if st in NOT_SHOWN:
-            cell["standing"] = {"to": first["id"], "relation": st}
+        direct = standings.get(frozenset((first["id"], cell["id"])))
+        mark = {"to": first["id"], "label": first["label"]}
+        if direct is not None:
+            if direct in NOT_SHOWN:
+                cell["standing"] = mark | {"relation": direct}
+        elif cell["id"] in best and best[cell["id"]][0] < 2:
+            strength, via = best[cell["id"]]
+            relation = next(k for k, v in _STRENGTH.items() if v == strength)
+            cell["standing"] = mark | {"relation": relation, "through": via}
 
 
 def _has_other_partner(a: str, b: str, members: dict, partners: dict[str, set[str]]) -> bool:
@@ -333,14 +383,14 @@ def _attach(con, ids: list[str], known: dict[str, list[dict]] | None = None) -> 
     return out
 
 
-def _sentences(con, cells: dict[str, dict | None], lead: str | None) -> list[dict]:
-    """Aligned sentences of the row's reference cell with each other cell:
+def _sentences(con, cells: dict[str, dict | None], leads: Sequence[str]) -> list[dict]:
+    """Aligned sentences of the row's reference cell (:func:`_reference_cell`) with each
+    other cell:
     ``[{"a", "b", "doc_a", "doc_b", "relation", "sentences": [{"bead","a","b","score"}...]}]``
     (``relation``: how the two provisions relate, :func:`ingest.align.tmx.standing`; an
     ``unconfirmed`` label twin's sentences are aligned but it is not shown as the
     equivalent)."""
-    first = cells.get(lead) if lead else None
-    first = first or next((c for c in cells.values() if c), None)
+    first = _reference_cell(cells, leads)
     if first is None:
         return []
     out = []
@@ -449,10 +499,11 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
         where = f"any of {', '.join(docs)}" if docs else "any document"
         raise ProvisionNotFound(f"no provision {canon} in {where}")
     lead = ref.split("/", 1)[0] if ref else None
-    rows = _line_up(con, versions, lead)
+    leads = _leads(con, lead, list(versions))
+    rows = _line_up(con, versions, lead, leads)
     for row in rows:
         row["divergences"] = []
-        row["sentences"] = _sentences(con, row["cells"], lead)
+        row["sentences"] = _sentences(con, row["cells"], leads)
     # the law under this number in every book (a version shown may be a part of it, or
     # a book may give only its title): the topics the home page's matrix counts for it
     laws = [
@@ -468,7 +519,7 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
         "divergences": [],
         "scores": [],
         "sentences": _sentences(
-            con, {d: v if v.get("id") else None for d, v in versions.items()}, lead
+            con, {d: v if v.get("id") else None for d, v in versions.items()}, leads
         ),
         "topics": _topics(con, laws),
         "moved": _moved(con, versions, lead),
@@ -508,7 +559,7 @@ def _moved(con, versions: dict[str, dict], lead: str | None) -> list[dict]:
                 "doc": doc,
                 "cells": cells,
                 "relations": relations,
-                "sentences": _sentences(con, cells, doc),
+                "sentences": _sentences(con, cells, [doc]),
             }
         )
     return out

@@ -40,10 +40,11 @@ def compare(con: sqlite3.Connection, label: str, docs: list[str] | None = None) 
         the reference version (or the row's cell of its book) with each other one,
         sentence by sentence. A cell is
         ``{"id","doc","label","kind","title","text","attrs"}``; a version found through the
-        content alignment has ``via``; a cell beside the reference (or its row's cell of
-        the reference's book) that the alignment does not show as its equivalent has
-        ``standing``: ``{"to": that id, "relation": "partial" | "unconfirmed"}`` (a label
-        twin rewritten, or not confirmed).
+        content alignment has ``via``; a cell that its row's reference (the reference's
+        book's cell, else the newest edition's) does not have as its equivalent has
+        ``standing``: ``{"to", "label", "relation": "partial" | "unconfirmed"}`` (a label
+        twin rewritten, or not confirmed), with ``through`` (the cell it was lined up
+        through) when the two have no alignment of their own.
 
     Raises:
         CompareError: the text is not a label, or a document is unknown.

@@ -241,53 +241,108 @@ def test_sentences_of_an_unconfirmed_twin_say_so(con, client):
     )
 
 
-def _standing_cells(result):
-    """(cell, the cell it is read against) of every row and of the versions: the
-    reference's book's cell in the row, else the row's first."""
+def _editions(con):
+    return dict(con.execute("SELECT id, edition FROM documents"))
+
+
+def _standing_cells(result, editions):
+    """(cell, the cell it is read against, the row's cells) of every row and of the
+    versions: the reference's book's cell in the row, else the newest edition's."""
     lead = result["reference"].split("/", 1)[0] if result["reference"] else None
+    year = {d: int(e[:4]) if e[:4].isdigit() else 0 for d, e in editions.items()}
+    order = [lead] + sorted((d for d in result["docs"] if d != lead), key=lambda d: -year[d])
     groups = [row["cells"] for row in result["rows"]]
     groups.append({d: v if v.get("id") else None for d, v in result["versions"].items()})
     for cells in groups:
-        first = cells.get(lead) or next((c for c in cells.values() if c), None)
+        first = next((cells[d] for d in order if cells.get(d)), None)
         for c in cells.values():
             if c and first and c["id"] != first["id"]:
-                yield c, first
+                yield c, first, [x for x in cells.values() if x]
 
 
-def test_a_cell_beside_the_reference_that_is_not_its_equivalent_says_so(con, client):
-    """Every law in every book: a cell marked ``standing`` is the reference's label twin
-    whose alignment is partial or unconfirmed, and every such cell is marked."""
+STRENGTH = {"partial": 0, "unconfirmed": 1, "same": 2, "renumbered": 2, "moved": 2}
+
+
+def _weakest_on_best_path(con, first, cell, row):
+    """The strongest chain of alignments from ``first`` to ``cell`` through the row's
+    other cells (every order tried), as (its weakest standing's strength, the cell
+    before ``cell``); None without one."""
+    from itertools import permutations
+
     from lawgraph.ingest.align import pair_standing
 
+    others = [x["id"] for x in row if x["id"] not in (first["id"], cell["id"])]
+    best = None
+    for k in range(1, len(others) + 1):
+        for mid in permutations(others, k):
+            path = [first["id"], *mid, cell["id"]]
+            links = [pair_standing(con, x, y) for x, y in zip(path, path[1:], strict=False)]
+            if all(link in STRENGTH for link in links):
+                weakest = min(STRENGTH[link] for link in links)
+                if best is None or weakest > best[0]:
+                    best = (weakest, path[-2])
+    return best
+
+
+def test_a_cell_the_reference_does_not_have_as_its_equivalent_says_so(con, client):
+    """Every law in every book: a cell is marked ``standing`` when its alignment with
+    the reference of its row is partial or unconfirmed, or, with no alignment between the
+    two, when the strongest chain of the row's alignments that leads to it has such a
+    link; every other cell is not marked."""
+    from lawgraph.ingest.align import pair_standing
+
+    editions = _editions(con)
     laws = [r[0] for r in con.execute("SELECT label FROM compare_tables")]
-    marked = {"partial": 0, "unconfirmed": 0}
+    marked = {"partial": 0, "unconfirmed": 0, "through": 0}
     for law in laws:
         result = compare(con, law)
-        for cell, first in _standing_cells(result):
-            standing = pair_standing(con, first["id"], cell["id"])
-            if standing in ("partial", "unconfirmed"):
-                assert cell.get("standing") == {"to": first["id"], "relation": standing}, cell
-                marked[standing] += 1
+        for cell, first, row in _standing_cells(result, editions):
+            mark = {"to": first["id"], "label": first["label"]}
+            direct = pair_standing(con, first["id"], cell["id"])
+            if direct:
+                if direct in ("partial", "unconfirmed"):
+                    assert cell.get("standing") == mark | {"relation": direct}, cell
+                    marked[direct] += 1
+                else:
+                    assert "standing" not in cell, (cell["id"], first["id"], direct)
+                continue
+            best = _weakest_on_best_path(con, first, cell, row)
+            if best is None or best[0] == 2:
+                assert "standing" not in cell, (cell["id"], first["id"], best)
             else:
-                assert "standing" not in cell, (cell["id"], first["id"], standing)
-    assert marked["partial"] and marked["unconfirmed"]
+                st = cell.get("standing")
+                assert st and st["relation"] == ("partial", "unconfirmed")[best[0]], cell
+                assert st["to"] == first["id"] and st["through"] in {x["id"] for x in row}
+                assert _weakest_on_best_path(con, first, cell, row)[0] == best[0]
+                marked["through"] += 1
+    assert all(marked.values()), marked
 
 
 def test_the_compare_page_puts_a_marked_cell_into_words(con, client):
-    # found in the store, not named: laws whose comparison marks cells, and a pair of
-    # translations of one edition whose twins differ, which the words say
+    # found in the store, not named: laws whose comparison marks cells, in the provision
+    # page's words, and a pair of translations of one edition whose twins differ
+    from lawgraph.web.provision import RELATION_WORDS, SAME_EDITION_WORDS
+
+    editions = _editions(con)
     laws = [r[0] for r in con.execute("SELECT label FROM compare_tables")]
-    with_marks = [
-        law for law in laws if any(c.get("standing") for c, _ in _standing_cells(compare(con, law)))
-    ]
-    assert with_marks
-    for law in with_marks[:3]:
-        result = client.get(f"/api/compare/{law}").json()
-        marks = [c["standing"] for c, _ in _standing_cells(result) if c.get("standing")]
+
+    def marks(result):
+        return [c["standing"] for c, *_ in _standing_cells(result, editions) if c.get("standing")]
+
+    with_marks = [law for law in laws if marks(compare(con, law))]
+    through = [law for law in with_marks if any("through" in m for m in marks(compare(con, law)))]
+    assert with_marks and through
+    for law in [*with_marks[:3], through[0]]:
+        found = marks(client.get(f"/api/compare/{law}").json())
         page = client.get(f"/compare/{law}").text
-        assert page.count('class="note standing') == len(marks), law
-        for m in marks:
-            assert f"<code>{m['to']}</code></a>: " in page
+        assert page.count('class="note standing') == len(found), law
+        assert page.count("only lined up through") == len([m for m in found if "through" in m])
+        for m in found:
+            if "through" not in m:
+                said = f"{m['to'].split('/', 1)[0]}</code> "
+                words = RELATION_WORDS[m["relation"]]
+                assert said in page and f"</a>: {words}." in page, (law, m)
+        assert "the two translations differ here" not in page
     a, b = con.execute(
         "SELECT a, b FROM alignments WHERE doc_a = 'fi-2007' AND doc_b = 'sv-2007' "
         "AND relation = 'partial' AND flagged = 0 ORDER BY a LIMIT 1"
@@ -295,12 +350,12 @@ def test_the_compare_page_puts_a_marked_cell_into_words(con, client):
     label = a.split("/", 1)[1]
     assert b == f"sv-2007/{label}"
     docs = ["fi-2007", "sv-2007"]
-    result = client.get(f"/api/compare/{label}", params={"docs": ",".join(docs)}).json()
-    marks = [c["standing"] for c, _ in _standing_cells(result) if c.get("standing")]
-    assert marks
+    found = marks(client.get(f"/api/compare/{label}", params={"docs": ",".join(docs)}).json())
+    assert found
     page = client.get(f"/compare/{label}", params={"docs": docs}).text
-    assert page.count("the two translations differ here") == len(marks)
-    assert "rewritten: not an equivalent." not in page
+    words = {SAME_EDITION_WORDS[m["relation"]] for m in found}
+    assert sum(page.count(f"</a>: {w}.") for w in words) == len(found)
+    assert RELATION_WORDS["partial"] not in page
 
 
 def test_a_row_of_one_book_under_a_shared_label_reads_in_words(client):

@@ -93,14 +93,15 @@ def _standing_words(standing: str, same_edition: bool) -> str:
 
 
 def _standing_notes(result: dict, editions: dict[str, str]) -> None:
-    """Put into words how each marked cell relates to the reference it sits beside
-    (``cell["standing"]``, from :mod:`ingest.compare`): a label twin of two editions
-    rewritten or not confirmed, or two translations of one edition that differ there."""
+    """Put into words how each marked cell relates to the reference of its row
+    (``cell["standing"]``, from :mod:`ingest.compare`), as the provision page does: a
+    label twin of two editions rewritten or not confirmed, or two translations of one
+    edition that differ there (a cell lined up through another is worded on the page)."""
     cells = list(result["versions"].values())
     cells += [c for row in result["rows"] for c in row["cells"].values()]
     for cell in cells:
         st = (cell or {}).get("standing")
-        if st:
+        if st and not st.get("through"):
             ref_doc = st["to"].split("/", 1)[0]
             same = editions.get(cell["doc"]) == editions.get(ref_doc)
             st["words"] = _standing_words(st["relation"], same)

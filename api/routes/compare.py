@@ -81,14 +81,20 @@ class MovedRule(BaseModel):
 class CompareOut(BaseModel):
     """Every version of a provision; sub-provisions lined up row by row (a document
     without a sub-provision has ``null`` in that row); divergences attached. A cell that
-    sits beside the reference (``reference``, or its row's cell of that book) without
-    being shown as its equivalent has ``standing``: ``{"to", "relation"}``, the relation
-    ``partial`` (a label twin rewritten) or ``unconfirmed`` (one not confirmed)."""
+    the reference of its row (``reference``'s book's cell) does not have as its
+    equivalent has ``standing``: ``{"to", "label", "relation"}`` with the relation
+    ``partial`` (a label twin rewritten) or ``unconfirmed`` (one not confirmed), and
+    ``through`` when the two have no alignment and the row's links that joined them hold
+    such a link."""
 
     label: str
     query: str
-    reference: str | None = None
-    """The version the others are read against: the newest edition's."""
+    reference: str | None = Field(
+        None,
+        description="The version the others are read against: the newest edition's (of two "
+        "books of one edition, the first listed). A row whose cell of that book is missing "
+        "is read against its newest edition's cell.",
+    )
     docs: list[str]
     versions: dict[str, dict[str, Any]]
     rows: list[CompareRow]
