@@ -201,7 +201,7 @@ def _links(con, node_id: str) -> list[tuple[str, str, bool, float]]:
 
 
 def _line_up(
-    con, versions: dict[str, dict], lead_doc: str | None = None, leads: Sequence[str] = ()
+    con, versions: dict[str, dict], lead_doc: str | None, leads: Sequence[str]
 ) -> list[dict]:
     """The versions' sub-provisions lined up: one row per corresponding sub-provision.
 
@@ -291,7 +291,7 @@ def _line_up(
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         row["gaps"] = [d for d, c in row["cells"].items() if c is None]
-        _standings(row["cells"], leads or ([lead_doc] if lead_doc else []), standings)
+        _standings(row["cells"], leads, standings)
     return rows
 
 
@@ -312,9 +312,9 @@ def _reference_cell(cells: dict[str, dict | None], leads: Sequence[str]) -> dict
     return next((c for c in cells.values() if c), None)
 
 
-_STRENGTH = {"partial": 0, "unconfirmed": 1}
-"""How far a standing shows two provisions as one rule (any other relation a row is
-joined along, an equivalent's, is 2)."""
+_STRENGTH = ("partial", "unconfirmed")
+"""How far a standing shows two provisions as one rule, by its place here (any other
+relation a row is joined along, an equivalent's, is 2)."""
 
 
 def _standings(cells: dict[str, dict | None], leads: Sequence[str], standings: dict) -> None:
@@ -338,7 +338,7 @@ def _standings(cells: dict[str, dict | None], leads: Sequence[str], standings: d
             st = standings.get(frozenset((x, y)))
             if st is None or y == first["id"]:
                 continue
-            strength = min(best[x][0], _STRENGTH.get(st, 2))
+            strength = min(best[x][0], _STRENGTH.index(st) if st in _STRENGTH else 2)
             if strength > best.get(y, (-1, None))[0]:
                 best[y] = (strength, x)
                 todo.append(y)
@@ -352,8 +352,7 @@ def _standings(cells: dict[str, dict | None], leads: Sequence[str], standings: d
                 cell["standing"] = mark | {"relation": direct}
         elif cell["id"] in best and best[cell["id"]][0] < 2:
             strength, via = best[cell["id"]]
-            relation = next(k for k, v in _STRENGTH.items() if v == strength)
-            cell["standing"] = mark | {"relation": relation, "through": via}
+            cell["standing"] = mark | {"relation": _STRENGTH[strength], "through": via}
 
 
 def _has_other_partner(a: str, b: str, members: dict, partners: dict[str, set[str]]) -> bool:
