@@ -229,6 +229,22 @@ def test_a_comparison_taller_than_the_window_says_rows_are_below(page):
     expect(page.locator("p.more-below")).to_be_hidden()
 
 
+PAGE_END = """() => {
+  const foot = document.querySelector("footer") || document.body.lastElementChild;
+  return [document.documentElement.scrollHeight,
+          foot.getBoundingClientRect().bottom + window.scrollY];
+}"""
+
+
+@pytest.mark.parametrize("url", ["/compare/16", "/compare/40", "/doc/fi-1997/40", "/"])
+def test_the_page_ends_where_its_content_ends(page, url):
+    # text kept for screen readers inside a box that scrolls must not stretch the page
+    # below its footer (a long comparison's hidden cells once left 10,000 px of blank)
+    page.goto(url)
+    height, end = page.evaluate(PAGE_END)
+    assert height <= end + 40, (height, end)
+
+
 def test_a_comparison_of_every_book_wider_than_its_box_says_columns_are_to_the_right(page):
     page.goto("/compare/62?docs=fi-1997,el-2017,et-1930s,fi-2007,sv-2007")
     wrap = page.locator(".compare-wrap")
