@@ -119,7 +119,7 @@ RELATION_WORDS = {
     "moved": "equivalent, moved to another law",
     "split": "part of it (split over several provisions)",
     "merged": "covers it together with others (merged)",
-    "partial": "same label, rewritten: not an equivalent",
+    "partial": "same label, rewritten or replaced: not an equivalent",
     "unconfirmed": "same label, not confirmed as the equivalent: the rule may have been rewritten",
     "law": "the same law, its text divided differently: not an equivalent of the text",
 }

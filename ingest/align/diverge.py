@@ -557,9 +557,9 @@ def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
         )
     else:
         msg = (
-            f"{a} and {b} carry the same label and subject, but the rule was rewritten "
-            f"between the {c.editions[da]} and {c.editions[db]} editions (alignment "
-            f"{score:.0%})"
+            f"{a} and {b} carry the same label and share some wording, but do not say the "
+            f"same: between the {c.editions[da]} and {c.editions[db]} editions the rule "
+            f"under this label was rewritten or replaced (alignment {score:.0%})"
         )
     away = c.points_away.get((a, b))
     if away and c.editions[da] != c.editions[db]:

@@ -188,9 +188,10 @@ def why(
         )
     if relation == "partial":
         return (
-            f"{a_id} and {b_id} carry the same label and treat the same subject, but the "
-            f"wording differs too much to call them equivalent ({_percent(p)}): the rule was "
-            f"rewritten."
+            f"{a_id} and {b_id} carry the same label and share some wording (lexical "
+            f"similarity {lex:.2f}), but are only {_percent(p)} likely to be equivalent: the "
+            f"rule under this label was rewritten or replaced, so do not take one for the "
+            f"other."
         )
     if relation == "not-equivalent":
         return (
