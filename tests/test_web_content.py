@@ -622,3 +622,26 @@ def test_estonian_topics_that_share_a_title_are_told_apart(client, con):
     passing = get(client, "/doc/sv-2007/30").select("ul.topics li")
     assert any(li.select_one("a").get_text() == "Passimine" and li.select_one("small[lang=et]")
                for li in passing)  # fmt: skip
+
+
+def test_a_law_with_estonian_topics_does_not_also_say_the_topic_book_has_no_equivalent(
+    client, con
+):
+    """The 1930s book has topics, not provisions: a law page lists the topics that name it
+    as a candidate, and says nothing about that book's "provisions" (it once said "No
+    reliable equivalent in et-1930s. None of its provisions matches this one" above a
+    topic ranked first for the law)."""
+    laws = [
+        b
+        for (b,) in con.execute(
+            "SELECT DISTINCT b FROM alignments WHERE editions = 'topic' AND flagged = 0 "
+            "AND b LIKE 'fi-1997/%'"
+        )
+    ]
+    assert len(laws) > 20
+    for law in laws[:: max(1, len(laws) // 8)]:
+        page = get(client, f"/doc/{law}")
+        assert page.select_one("div#in-et-1930s") is None, law
+        items = page.select("ul.topics li")
+        assert items, law
+        assert all("candidate no." in li.get_text() for li in items), law

@@ -157,9 +157,9 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
     for d in docs:
         if d["id"] == node["doc"]:
             continue
+        if json.loads(d["stats"]).get("topics"):
+            continue  # a book of topics, not provisions: its topics are listed separately
         mine = [h for h in hits if h["doc"] == d["id"]]
-        if not mine and json.loads(d["stats"]).get("topics"):
-            continue  # topics are listed separately
         words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
             h | {"words": words.get(h["standing"], h["relation"])}
