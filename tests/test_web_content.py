@@ -624,9 +624,7 @@ def test_estonian_topics_that_share_a_title_are_told_apart(client, con):
                for li in passing)  # fmt: skip
 
 
-def test_a_law_with_estonian_topics_does_not_also_say_the_topic_book_has_no_equivalent(
-    client, con
-):
+def test_a_law_with_estonian_topics_does_not_also_say_the_topic_book_has_no_equivalent(client, con):
     """The 1930s book has topics, not provisions: a law page lists the topics that name it
     as a candidate, and says nothing about that book's "provisions" (it once said "No
     reliable equivalent in et-1930s. None of its provisions matches this one" above a
