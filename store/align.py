@@ -14,6 +14,7 @@ from lawgraph.ingest.align import (
     aligned,
     alignments,
     equivalent,
+    in_memory,
     law_topics,
     lexicon_lookup,
     lexicon_pairs,
@@ -45,25 +46,27 @@ __all__ = [
 ]
 
 
-#: Aligned sentences per pair of documents: ``(doc_a, doc_b) -> (rows, units)``, both
-#: orders of each pair: ``rows`` the beads (gaps included, what the CSV export holds),
-#: ``units`` the beads with text on both sides (a TMX export's ``tu`` elements).
-SentenceCounts = dict[tuple[str, str], tuple[int, int]]
+#: Aligned sentences per pair of documents: ``(doc_a, doc_b) -> (rows, units, alone)``,
+#: both orders of each pair: ``rows`` the beads (gaps included, what the CSV export
+#: holds), ``units`` the beads a translation memory keeps (a TMX export's ``tu``
+#: elements, :func:`ingest.align.tmx.in_memory`), ``alone`` the sentences with no
+#: counterpart (one side empty).
+SentenceCounts = dict[tuple[str, str], tuple[int, int, int]]
 
 
 def _sentence_counts(con: sqlite3.Connection) -> SentenceCounts:
     if not has_table(con, "sentence_pairs"):
         return {}
     rows = con.execute(
-        "SELECT na.doc, nb.doc, count(*), sum(s.a_text != '' AND s.b_text != '') "
-        "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b "
-        "GROUP BY na.doc, nb.doc"
+        "SELECT na.doc, nb.doc, s.a_text, s.b_text, s.score "
+        "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b"
     )
     out: SentenceCounts = {}
-    for doc_a, doc_b, n, units in rows:
+    for doc_a, doc_b, text_a, text_b, score in rows:
+        kept, alone = int(in_memory(text_a, text_b, score)), int(not (text_a and text_b))
         for key in ((doc_a, doc_b), (doc_b, doc_a)):
-            before = out.get(key, (0, 0))
-            out[key] = (before[0] + n, before[1] + (units or 0))
+            n, units, lone = out.get(key, (0, 0, 0))
+            out[key] = (n + 1, units + kept, lone + alone)
     return out
 
 

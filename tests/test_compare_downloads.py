@@ -66,20 +66,54 @@ def test_every_pair_of_books_shown_gets_its_downloads(client, con):
 
 
 def test_the_page_says_why_the_csv_has_more_rows_than_the_tmx_units(client):
-    """A sentence with no counterpart is a CSV row with one side empty and no TMX unit:
-    the page gives the difference as those sentences, and it is exactly them."""
+    """A sentence with no counterpart, or a pair matched too weakly to trust, is a CSV row
+    marked ``in_memory = no`` and no TMX unit: the page gives the difference as those
+    rows, and it is exactly them."""
     items = page(client, "/compare/16").select("section#tm ul.exports > li")
-    told = 0
+    told = weak_told = 0
     for li in items:
         tmx = li.find("a", string="TMX")
         if tmx is None:
             continue
-        units = len(ET.fromstring(client.get(tmx["href"]).content).findall("body/tu"))
+        units = ET.fromstring(client.get(tmx["href"]).content).findall("body/tu")
         sheet = client.get(li.find("a", string="CSV")["href"]).content.decode("utf-8-sig")
         rows = list(csv.DictReader(io.StringIO(sheet)))
         alone = sum(1 for r in rows if not r["source_text"] or not r["target_text"])
-        assert len(rows) - units == alone
+        kept = [r for r in rows if r["in_memory"] == "yes"]
+        assert len(kept) == len(units)
+        assert [[s.text for s in tu.iter("seg")] for tu in units] == [
+            [r["source_text"], r["target_text"]] for r in kept
+        ]
+        weak = len(rows) - len(units) - alone
+        text = li.get_text(" ", strip=True)
         if alone:
             told += 1
-            assert f"the {alone} sentence" in li.get_text() and "no counterpart" in li.get_text()
-    assert told
+            assert f"the {alone} sentence" in text and "no counterpart" in text
+        if weak:
+            weak_told += 1
+            assert f"{weak} pair" in text and "too weakly" in text
+    assert told and weak_told
+
+
+def test_a_translation_memory_holds_no_weak_or_wordless_pair(client, con):
+    """A unit of the TMX is offered to a translator as a match: a bead scored below
+    MEMORY_SCORE (read on the books: such beads pair sentences that say different things)
+    or a bare list number ("1.") is left out, and the CSV keeps it marked."""
+    from lawgraph.ingest.align.tmx import MEMORY_SCORE
+
+    pairs = [("fi-1997", "sv-2007"), ("fi-1997", "el-2017"), ("el-2017", "sv-2007")]
+    left_out = 0
+    for a, b in pairs:
+        root = ET.fromstring(client.get("/api/tmx", params={"a": a, "b": b}).content)
+        for tu in root.iter("tu"):
+            props = {p.get("type"): p.text for p in tu.iter("prop")}
+            assert float(props["x-score"]) >= MEMORY_SCORE, props
+            assert all(any(c.isalpha() for c in s.text) for s in tu.iter("seg")), props
+        sheet = client.get("/api/tmx", params={"a": a, "b": b, "format": "csv"})
+        rows = list(csv.DictReader(io.StringIO(sheet.content.decode("utf-8-sig"))))
+        for r in rows:
+            weak = float(r["score"]) < MEMORY_SCORE
+            if r["source_text"] and r["target_text"] and weak:
+                assert r["in_memory"] == "no", r
+                left_out += 1
+    assert left_out  # the books have such beads: the rule is exercised

@@ -227,14 +227,14 @@ def _sentence_exports(
     (``/api/tmx``): the whole books' aligned sentences, not only the provision's.
 
     One item per pair (in the page's order) that has aligned sentences: ``a``, ``b``,
-    ``rows`` and ``units`` (:func:`store.align.sentence_counts`), ``csv`` (its URL) and
+    ``rows``, ``units`` and ``alone`` (:func:`store.align.sentence_counts`), ``csv`` (its URL) and
     ``tmx`` (its URL; None for two books of one language, which a TMX unit cannot hold).
     """
     counts = sentence_counts(con)
     out = []
     for i, a in enumerate(shown):
         for b in shown[i + 1 :]:
-            rows, units = counts.get((a, b), (0, 0))
+            rows, units, alone = counts.get((a, b), (0, 0, 0))
             if not rows:
                 continue
             two_languages = lang.get(a) != lang.get(b) and units > 0
@@ -244,6 +244,7 @@ def _sentence_exports(
                     "b": b,
                     "rows": rows,
                     "units": units,
+                    "alone": alone,
                     "csv": query_url("/api/tmx", a=a, b=b, format="csv"),
                     "tmx": query_url("/api/tmx", a=a, b=b) if two_languages else None,
                 }

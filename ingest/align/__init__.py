@@ -77,7 +77,7 @@ from .query import (
 from .score import bag_similarity, expand_lexicon, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
 from .third import third_book_rows
-from .tmx import TmxError, pair_standing, sentences_csv, tmx_bytes
+from .tmx import TmxError, in_memory, pair_standing, sentences_csv, tmx_bytes
 from .topics import topic_rows
 
 __all__ = [
@@ -95,6 +95,7 @@ __all__ = [
     "sentence_pairs",
     "sentences_csv",
     "tmx_bytes",
+    "in_memory",
     "TmxError",
     "topic_candidates",
 ]
