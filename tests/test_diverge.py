@@ -132,11 +132,17 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
          "ur brickan.", []),
         ("Pelaaja säilyttää korttinsa erillään.", "Spelaren får inte låta dem blandas.",
          ["fi-2007 states the procedure without a strength word where sv-2007 says a "
-          "prohibition («får»)"]),
+          "prohibition («får» with a negation)"]),
+        # fi-2007 7B3: "without letting them mix" (the abessive "päästämättä") still states
+        # the procedure, which the laws' introduction ranks below a prohibition
+        ("Pelaaja pitää hallussaan omat korttinsa päästämättä niitä sekaantumaan.",
+         "Spelaren får inte låta dem blandas.",
+         ["fi-2007 states the procedure without a strength word where sv-2007 says a "
+          "prohibition («får» with a negation)"]),
         # "pitää" and "tulee" are duties only with an infinitive: "keeps", "becomes"
         ("Pelaaja pitää hallussaan omat korttinsa.", "Spelaren får inte låta dem blandas.",
          ["fi-2007 states the procedure without a strength word where sv-2007 says a "
-          "prohibition («får»)"]),
+          "prohibition («får» with a negation)"]),
         ("Viimeinen maalaus tulee loppusitoumukseksi.", "Det sista budet skall bli "
          "kontraktet.", ["fi-2007 states the procedure without a strength word where "
                          "sv-2007 says shall or must («skall»)"]),

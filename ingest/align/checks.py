@@ -625,7 +625,8 @@ def check_modal(a: Side, b: Side) -> list[dict]:
         def says(doc: str, level: str, words: list[str]) -> str:
             if level == "does":
                 return f"{doc} states {MODAL_NAMES[level]}"
-            return f"{doc} says {MODAL_NAMES[level]} («{', '.join(words)}»)"
+            negated = " with a negation" if level == PROHIBITION else ""
+            return f"{doc} says {MODAL_NAMES[level]} («{', '.join(words)}»{negated})"
 
         msg = f"{says(a.doc, la, said_a)} where {says(b.doc, lb, said_b)}"
         severity = "medium" if "does" in (la, lb) else "high"
