@@ -97,6 +97,10 @@ def _year(edition: str) -> int:
     return int(digits.ljust(4, "0")) if digits else 0
 
 
+NO_TEXT = "no text in this book"
+"""Why a requested book shows no version: it gives only the law's title."""
+
+
 def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
     """Each document's version of the provision (or None with a reason).
 
@@ -168,8 +172,9 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                 cell["standing"] = {"to": ref, "label": ref.split("/", 1)[1], "relation": st}
             versions[d] = cell
         elif requested:
-            reason = "no text in this book" if d in direct else f"{d} has no provision {label}"
-            versions[d] = {"id": None, "doc": d, "missing": reason}
+            reason = NO_TEXT if d in direct else f"{d} has no provision {label}"
+            missing: dict = {"id": None, "doc": d, "missing": reason}
+            versions[d] = missing | ({"title_only": True} if d in direct else {})
     return versions, ref
 
 
@@ -290,7 +295,8 @@ def _line_up(
             row["key"] = f"{row['key']}-{doc}"
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
-        row["gaps"] = [d for d, c in row["cells"].items() if c is None]
+        # a book that gives only the law's title (fi-2007 beyond Law 18) lacks nothing
+        row["gaps"] = [d for d, c in row["cells"].items() if c is None and versions[d].get("id")]
         _standings(row["cells"], leads, standings)
     return rows
 
@@ -495,6 +501,13 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
             raise CompareError(f"unknown document {bad[0]!r} (known: {', '.join(known)})")
     versions, ref = _versions(con, canon, list(docs) if docs else known, bool(docs))
     if not any(v.get("id") for v in versions.values()):
+        titles = [d for d, v in versions.items() if v.get("title_only")]
+        if titles:
+            raise ProvisionNotFound(
+                f"{', '.join(titles)} {'gives' if len(titles) == 1 else 'give'} only the "
+                f"title of {canon} (the text of the book stops earlier): nothing to compare; "
+                f"choose another book as well"
+            )
         where = f"any of {', '.join(docs)}" if docs else "any document"
         raise ProvisionNotFound(f"no provision {canon} in {where}")
     lead = ref.split("/", 1)[0] if ref else None

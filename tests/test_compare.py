@@ -119,6 +119,27 @@ def test_missing_versions_and_errors(con):
         compare(con, "20", ["fi-2007"])
 
 
+def test_a_book_that_gives_only_the_title_lacks_no_row(con, client):
+    """fi-2007 stops in Law 18 and gives later laws only by their title: beside another
+    book its column says "no text", not that each sub-provision is missing (hatched gaps,
+    "fi-2007 has no 27A"); asked alone, the answer says why there is nothing to compare."""
+    r = compare(con, "27", ["fi-1997", "fi-2007"])
+    assert r["versions"]["fi-2007"]["missing"] == "no text in this book"
+    assert len(r["rows"]) > 2 and all("fi-2007" not in row["gaps"] for row in r["rows"])
+    page = client.get("/compare/27", params={"docs": ["fi-1997", "fi-2007"]})
+    assert page.status_code == 200
+    html = page.text
+    assert 'data-col="fi-2007" class="gap"' not in html
+    assert html.count('data-col="fi-2007" class="notext"') == len(r["rows"]) + 1
+    # a book with text still has its gaps: fi-1997 against sv-2007 (2007 added 27D)
+    r = compare(con, "27", ["fi-1997", "sv-2007"])
+    assert any("fi-1997" in row["gaps"] for row in r["rows"])
+    with pytest.raises(ProvisionNotFound, match="fi-2007 gives only the title of 64"):
+        compare(con, "64", ["fi-2007"])
+    answer = client.get("/api/compare/64", params={"docs": "fi-2007"})
+    assert answer.status_code == 404 and "only the title" in answer.text
+
+
 def test_a_rule_that_moved_away_from_its_label_is_shown_where_it_now_is(con, client):
     # 2007 and 2017 Law 34 only refer to Law 17, where the rule of 1997 Law 34 now is
     r = compare(con, "34")

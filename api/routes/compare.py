@@ -80,7 +80,9 @@ class MovedRule(BaseModel):
 
 class CompareOut(BaseModel):
     """Every version of a provision; sub-provisions lined up row by row (a document
-    without a sub-provision has ``null`` in that row); divergences attached. A cell that
+    without a sub-provision has ``null`` in that row, and is listed in the row's ``gaps``
+    unless its version is ``title_only``: a book that gives only the law's title lacks
+    nothing, its text is simply not there); divergences attached. A cell that
     the reference of its row (``reference``'s book's cell) does not have as its
     equivalent has ``standing``: ``{"to", "label", "relation"}`` with the relation
     ``partial`` (a label twin rewritten) or ``unconfirmed`` (one not confirmed), and
