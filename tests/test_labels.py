@@ -33,6 +33,12 @@ from lawgraph.ingest.lines import split_lines
         ("１６Ｂ１", "16B1"),
         ("71.1", "71.1"),
         ("SR6.4(a)", "SR6.4(a)"),
+        # items are single letters: a run of roman numerals after the number is a sub-item
+        ("16B1-ii", "16B1(ii)"),
+        ("16b1ii", "16B1(ii)"),
+        ("12C1e-ii", "12C1(e)(ii)"),
+        ("80B2i", "80B2(i)"),
+        ("40B2av", "40B2(a)(v)"),
     ],
 )
 def test_normalise_label(typed, label):
