@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import divergences_by_node, node_divergences
 from .align.tmx import standing
+from .labels import parent_labels
 from .model import decode_attrs
 from .store import TwoSteps, has_table
 
@@ -71,6 +72,16 @@ def _cell(row: sqlite3.Row) -> dict:
 
 def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
     return con.execute("SELECT * FROM nodes WHERE id = ?", (node_id,)).fetchone()
+
+
+def _under_title_only(con: sqlite3.Connection, doc: str, label: str) -> bool:
+    """Whether ``label`` is, or falls under, a law that ``doc`` gives only by its title
+    (fi-2007 40B1: the book stops in Law 18), whether or not it has a node for it."""
+    for candidate in (label, *parent_labels(label)):
+        row = _node(con, f"{doc}/{candidate}")
+        if row is not None:
+            return row["kind"] == "law" and not _has_text(con, row)
+    return False
 
 
 def _has_text(con: sqlite3.Connection, row: sqlite3.Row) -> bool:
@@ -172,9 +183,10 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                 cell["standing"] = {"to": ref, "label": ref.split("/", 1)[1], "relation": st}
             versions[d] = cell
         elif requested:
-            reason = NO_TEXT if d in direct else f"{d} has no provision {label}"
+            title = d in direct or _under_title_only(con, d, label)
+            reason = NO_TEXT if title else f"{d} has no provision {label}"
             missing: dict = {"id": None, "doc": d, "missing": reason}
-            versions[d] = missing | ({"title_only": True} if d in direct else {})
+            versions[d] = missing | ({"title_only": True} if title else {})
     return versions, ref
 
 
@@ -296,7 +308,9 @@ def _line_up(
         seen.add(row["key"])
         row["cells"] = {d: row["cells"].get(d) for d in versions}
         # a book that gives only the law's title (fi-2007 beyond Law 18) lacks nothing
-        row["gaps"] = [d for d, c in row["cells"].items() if c is None and versions[d].get("id")]
+        row["gaps"] = [
+            d for d, c in row["cells"].items() if c is None and not versions[d].get("title_only")
+        ]
         _standings(row["cells"], leads, standings)
     return rows
 
@@ -503,10 +517,12 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
     if not any(v.get("id") for v in versions.values()):
         titles = [d for d, v in versions.items() if v.get("title_only")]
         if titles:
+            others = [v["missing"] for v in versions.values() if not v.get("title_only")]
             raise ProvisionNotFound(
                 f"{', '.join(titles)} {'gives' if len(titles) == 1 else 'give'} only the "
-                f"title of {canon} (the text of the book stops earlier): nothing to compare; "
-                f"choose another book as well"
+                f"title of the law of {canon} (the text of the book stops earlier)"
+                + "".join(f"; {x}" for x in others)
+                + (": nothing to compare; choose another book as well" if not others else "")
             )
         where = f"any of {', '.join(docs)}" if docs else "any document"
         raise ProvisionNotFound(f"no provision {canon} in {where}")

@@ -185,7 +185,7 @@ def normalise_label(text: str) -> str:
         s = m.group(1) + m.group(2).upper() + m.group(3)
     # a run of roman numerals after the number is a sub-item, never an item and a sub-item
     # (items are single letters): "16B1-ii" is 16B1(ii), not 16B1(i)(i)
-    s = re.sub(r"(?<=\d)([ivx]{2,})$", r"(\1)", s)
+    s = re.sub(r"(?<=\d)((?=[ivx]{2})x{0,3}(?:ix|iv|v?i{0,3}))$", r"(\1)", s)
     s = re.sub(r"(?<=\d)([a-z])(?=$|[ivx(])", r"(\1)", s, count=1)
     s = re.sub(r"(?<=\))([ivx]+)$", r"(\1)", s)
     if not _LABEL_RE.match(s):

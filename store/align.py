@@ -49,7 +49,8 @@ __all__ = [
 #: Aligned sentences per pair of documents: ``(doc_a, doc_b) -> (rows, units, alone)``,
 #: both orders of each pair: ``rows`` the beads (gaps included, what the CSV export
 #: holds), ``units`` the beads a translation memory keeps (a TMX export's ``tu``
-#: elements, :func:`ingest.align.tmx.in_memory`), ``alone`` the sentences with no
+#: elements, :func:`ingest.align.tmx.in_memory`; none for two books of one language),
+#: ``alone`` the sentences with no
 #: counterpart (one side empty).
 SentenceCounts = dict[tuple[str, str], tuple[int, int, int]]
 
@@ -58,12 +59,14 @@ def _sentence_counts(con: sqlite3.Connection) -> SentenceCounts:
     if not has_table(con, "sentence_pairs"):
         return {}
     rows = con.execute(
-        "SELECT na.doc, nb.doc, s.a_text, s.b_text, s.score "
-        "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b"
+        "SELECT na.doc, nb.doc, s.a_text, s.b_text, s.score, da.language != db.language "
+        "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b "
+        "JOIN documents da ON da.id = na.doc JOIN documents db ON db.id = nb.doc"
     )
     out: SentenceCounts = {}
-    for doc_a, doc_b, text_a, text_b, score in rows:
-        kept, alone = int(in_memory(text_a, text_b, score)), int(not (text_a and text_b))
+    for doc_a, doc_b, text_a, text_b, score, two_languages in rows:
+        alone = int(not (text_a and text_b))
+        kept = int(in_memory(text_a, text_b, score)) if two_languages else 0
         for key in ((doc_a, doc_b), (doc_b, doc_a)):
             n, units, lone = out.get(key, (0, 0, 0))
             out[key] = (n + 1, units + kept, lone + alone)

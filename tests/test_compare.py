@@ -134,10 +134,27 @@ def test_a_book_that_gives_only_the_title_lacks_no_row(con, client):
     # a book with text still has its gaps: fi-1997 against sv-2007 (2007 added 27D)
     r = compare(con, "27", ["fi-1997", "sv-2007"])
     assert any("fi-1997" in row["gaps"] for row in r["rows"])
-    with pytest.raises(ProvisionNotFound, match="fi-2007 gives only the title of 64"):
+    with pytest.raises(ProvisionNotFound, match="fi-2007 gives only the title of the law of 64"):
         compare(con, "64", ["fi-2007"])
     answer = client.get("/api/compare/64", params={"docs": "fi-2007"})
     assert answer.status_code == 404 and "only the title" in answer.text
+    # so does a provision under such a law, which the book has no node for
+    r = compare(con, "40B1", ["fi-2007", "sv-2007"])
+    assert r["versions"]["fi-2007"].get("title_only")
+    assert all("fi-2007" not in row["gaps"] for row in r["rows"])
+    with pytest.raises(ProvisionNotFound, match="only the title of the law of 40B1"):
+        compare(con, "40B1", ["fi-2007"])
+
+
+def test_a_book_with_text_that_lacks_the_provision_keeps_its_gaps(con, client):
+    """Only a title-only book is spared the gaps: el-2017 has text but no 40E (2007 moved
+    1997 Law 40's sections), so beside fi-1997 it is a gap in every row, hatched."""
+    r = compare(con, "40E", ["el-2017", "fi-1997"])
+    assert not r["versions"]["el-2017"].get("title_only")
+    assert r["rows"] and all("el-2017" in row["gaps"] for row in r["rows"])
+    html = client.get("/compare/40E", params={"docs": ["el-2017", "fi-1997"]}).text
+    assert 'data-col="el-2017" class="gap"' in html
+    assert 'data-col="el-2017" class="notext"' not in html
 
 
 def test_a_rule_that_moved_away_from_its_label_is_shown_where_it_now_is(con, client):

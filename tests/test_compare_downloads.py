@@ -117,3 +117,7 @@ def test_a_translation_memory_holds_no_weak_or_wordless_pair(client, con):
                 assert r["in_memory"] == "no", r
                 left_out += 1
     assert left_out  # the books have such beads: the rule is exercised
+    # two books of one language have no memory: their CSV says nothing of one
+    sheet = client.get("/api/tmx", params={"a": "fi-1997", "b": "fi-2007", "format": "csv"})
+    rows = list(csv.DictReader(io.StringIO(sheet.content.decode("utf-8-sig"))))
+    assert rows and {r["in_memory"] for r in rows} == {""}

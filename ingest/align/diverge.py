@@ -129,9 +129,10 @@ class _Corpus:
     unmatched: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     #: (a, b) -> their one-to-one aligned sentences (a's, b's)
     beads: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
-    #: label twins the alignment calls ``partial`` (same subject, rewritten): reported as
-    #: one finding each; their details are not compared (they are different rules). An
-    #: unconfirmed twin (:func:`.calibration.unconfirmed`) is compared as an equivalent.
+    #: label twins the alignment calls ``partial`` (same label and some shared wording,
+    #: rewritten or replaced): reported as one finding each; their details are not
+    #: compared (they are different rules). An unconfirmed twin
+    #: (:func:`.calibration.unconfirmed`) is compared as an equivalent.
     rewritten: dict[tuple[str, str], float] = field(default_factory=dict)
     #: of those, the twins one of which has the shape of a pointer to another law
     #: (:meth:`.match.PairMatcher.pointing`): the pointer and what it cites

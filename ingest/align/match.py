@@ -18,9 +18,9 @@ Every pair then gets a calibrated probability (:mod:`.calibration`) from its sig
 (lexical similarity both ways, margins over the rivals in its row and column, whether
 the structure and the sequence agree, the label, the length ratio). Pairs below
 :data:`calibration.SHOW` are not shown: "no reliable equivalent". A label twin that is
-not the equivalent is flagged ``not-equivalent``; one that shares the subject but whose
-wording changed too much is ``partial``. The relation of a shown pair is ``same``
-(same label), ``renumbered`` (same law) or ``moved`` (another law).
+not the equivalent is flagged ``not-equivalent``; one that still shares some wording
+(rewritten, or another rule under the old label) is ``partial``. The relation of a shown
+pair is ``same`` (same label), ``renumbered`` (same law) or ``moved`` (another law).
 """
 
 from __future__ import annotations

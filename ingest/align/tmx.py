@@ -37,10 +37,11 @@ TMX_HEADER = {
 MEMORY_SCORE = 0.2
 """A sentence bead scored below this (:mod:`.sentences`: the lexicon's reward and the length
 cost) is left out of the translation memory; the CSV keeps it, marked. Read on the bundled
-books: every bead of two sentences with words below 0.2 pairs sentences that say different
-things (fi-1997 24 "Lisäksi:" against the whole of sv-2007 24's rule; fi-1997 15C
-"Muutoin peli jatkuu normaalisti." against sv-2007 15C's penalty), while from 0.2 to 0.35
-about half are right. A wrong unit in a memory is offered to a translator as a match."""
+books: between two languages, every bead of two sentences with words below 0.2 pairs
+sentences that say different things (fi-1997 24 "Lisäksi:" against the whole of sv-2007
+24's rule; fi-1997 15C "Muutoin peli jatkuu normaalisti." against sv-2007 15C's penalty),
+while from 0.2 to 0.35 about half are right. A wrong unit in a memory is offered to a
+translator as a match."""
 
 
 def in_memory(text_a: str, text_b: str, score: float) -> bool:
@@ -115,11 +116,17 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
     la, lb = _language(con, doc_a), _language(con, doc_b)
     if la == lb:
         raise TmxError(f"{doc_a} and {doc_b} are both in {la!r}: a TMX unit needs two languages")
-    pairs = [x for x in _pairs(con, doc_a, doc_b) if in_memory(x[4], x[5], x[6])]
-    if not pairs:
+    every = _pairs(con, doc_a, doc_b)
+    pairs = [x for x in every if in_memory(x[4], x[5], x[6])]
+    if not every:
         raise TmxError(
             f"{doc_a} and {doc_b} have no aligned sentences (no provision of one "
             f"is shown as the equivalent of a provision of the other)"
+        )
+    if not pairs:
+        raise TmxError(
+            f"none of the aligned sentences of {doc_a} and {doc_b} is matched closely "
+            f"enough for a translation memory (the CSV export lists them)"
         )
     root = ET.Element("tmx", version="1.4")
     ET.SubElement(root, "header", {"srclang": la, **TMX_HEADER})
@@ -147,9 +154,10 @@ def tmx_bytes(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
 def sentences_csv(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
     """The aligned sentences of two documents as CSV (gaps included), UTF-8 with a byte
     order mark so that spreadsheet programs read the Greek and Finnish letters right.
-    ``in_memory`` says whether the bead is a unit of the TMX export (:func:`in_memory`)."""
-    _language(con, doc_a)
-    _language(con, doc_b)
+    ``in_memory`` says whether the bead is a unit of the TMX export (:func:`in_memory`);
+    empty for two books of one language, which have no TMX (and whose beads' scores do
+    not measure a translation)."""
+    two_languages = _language(con, doc_a) != _language(con, doc_b)
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(
@@ -157,5 +165,6 @@ def sentences_csv(con: sqlite3.Connection, doc_a: str, doc_b: str) -> bytes:
         + ["in_memory"]
     )
     for row in _pairs(con, doc_a, doc_b):
-        w.writerow([*row, "yes" if in_memory(row[4], row[5], row[6]) else "no"])
+        kept = "yes" if in_memory(row[4], row[5], row[6]) else "no"
+        w.writerow([*row, kept if two_languages else ""])
     return out.getvalue().encode("utf-8-sig")
