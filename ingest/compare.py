@@ -25,9 +25,8 @@ from collections.abc import Sequence
 from .align import EQUIVALENT, aligned, equivalent, law_topics, pair_standing, sentence_pairs
 from .align.diverge import divergences_by_node, node_divergences
 from .align.tmx import standing
-from .labels import parent_labels
 from .model import decode_attrs
-from .store import TwoSteps, has_table
+from .store import TwoSteps, has_table, title_only_law_id
 
 PROVISION_KINDS = ("law", "section", "subsection", "item", "subitem")
 LINE_UP = ("same", "renumbered", "moved", "partial")
@@ -72,16 +71,6 @@ def _cell(row: sqlite3.Row) -> dict:
 
 def _node(con: sqlite3.Connection, node_id: str) -> sqlite3.Row | None:
     return con.execute("SELECT * FROM nodes WHERE id = ?", (node_id,)).fetchone()
-
-
-def _under_title_only(con: sqlite3.Connection, doc: str, label: str) -> bool:
-    """Whether ``label`` is, or falls under, a law that ``doc`` gives only by its title
-    (fi-2007 40B1: the book stops in Law 18), whether or not it has a node for it."""
-    for candidate in (label, *parent_labels(label)):
-        row = _node(con, f"{doc}/{candidate}")
-        if row is not None:
-            return row["kind"] == "law" and not _has_text(con, row)
-    return False
 
 
 def _has_text(con: sqlite3.Connection, row: sqlite3.Row) -> bool:
@@ -183,7 +172,7 @@ def _versions(con, label, docs, requested) -> tuple[dict, str | None]:
                 cell["standing"] = {"to": ref, "label": ref.split("/", 1)[1], "relation": st}
             versions[d] = cell
         elif requested:
-            title = d in direct or _under_title_only(con, d, label)
+            title = d in direct or title_only_law_id(con, d, label) is not None
             reason = NO_TEXT if title else f"{d} has no provision {label}"
             missing: dict = {"id": None, "doc": d, "missing": reason}
             versions[d] = missing | ({"title_only": True} if title else {})

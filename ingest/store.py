@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .model import Citation, Document, Node, ParseWarning
+from .labels import parent_labels
+from .model import Citation, Document, Node, ParseWarning, decode_attrs
 
 SCHEMA_VERSION = 7
 DEFAULT_DB = Path("var/lawgraph.db")
@@ -459,3 +460,19 @@ def doc_pair_clause(doc_a: str | None, doc_b: str | None, table: str = "") -> tu
     if docs:
         return f"({a} = ? OR {b} = ?)", docs * 2
     return "1=1", []
+
+
+def title_only_law_id(con: sqlite3.Connection, doc: str, label: str) -> str | None:
+    """The id of the law ``label`` is or falls under in ``doc`` (the nearest ancestor
+    label that is a node: ``40B1`` -> ``40B`` -> ``40``), when the book gives that law only
+    by its title (fi-2007 beyond Law 18, ``attrs["has_text"]`` false); else None."""
+    for candidate in (label, *parent_labels(label)):
+        row = con.execute(
+            "SELECT id, kind, attrs FROM nodes WHERE id = ?", (f"{doc}/{candidate}",)
+        ).fetchone()
+        if row is None:
+            continue
+        if row[1] != "law" or decode_attrs(row[2]).get("has_text", True) not in (False, 0):
+            return None
+        return row[0]
+    return None

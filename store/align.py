@@ -50,8 +50,7 @@ __all__ = [
 #: both orders of each pair: ``rows`` the beads (gaps included, what the CSV export
 #: holds), ``units`` the beads a translation memory keeps (a TMX export's ``tu``
 #: elements, :func:`ingest.align.tmx.in_memory`; none for two books of one language),
-#: ``alone`` the sentences with no
-#: counterpart (one side empty).
+#: ``alone`` the sentences with no counterpart (one side empty).
 SentenceCounts = dict[tuple[str, str], tuple[int, int, int]]
 
 

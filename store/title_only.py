@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from lawgraph.ingest.labels import parent_labels
-from lawgraph.ingest.store import has_table
+from lawgraph.ingest.store import has_table, title_only_law_id
 
 from . import align, document, documents, node
 
@@ -29,19 +28,16 @@ def title_only_law(con: sqlite3.Connection, doc_id: str, label: str) -> dict | N
     The law is the nearest ancestor label (``40B1`` -> ``40B`` -> ``40``) that is a node of
     the document; a label under a law with text (or under no law) gives None.
     """
-    for candidate in (label, *parent_labels(label)):
-        found = node(con, f"{doc_id}/{candidate}")
-        if found is None:
-            continue
-        if found.kind != "law" or found.attrs.get("has_text", True) not in (False, 0):
-            return None
-        return {
-            "id": found.id,
-            "label": found.label,
-            "title": found.title,
-            "missing": found.attrs.get("missing", ""),
-        }
-    return None
+    law_id = title_only_law_id(con, doc_id, label)
+    found = node(con, law_id) if law_id else None
+    if found is None:
+        return None
+    return {
+        "id": found.id,
+        "label": found.label,
+        "title": found.title,
+        "missing": found.attrs.get("missing", ""),
+    }
 
 
 def title_only(con: sqlite3.Connection, doc_id: str, label: str) -> dict | None:
