@@ -142,6 +142,17 @@ def test_moved_to_another_law(con):
     assert equivalent(con, "fi-2007/23", "el-2017") == "el-2017/72C"
 
 
+def test_a_rule_the_book_says_twice_stays_with_its_label_twin(con):
+    # 2007 25B3 "Lag 16D gäller för ett återtaget eller struket bud" is 2017 25B3 "Ο Νόμος
+    # 16Γ εφαρμόζεται σε οποιαδήποτε δήλωση ανακλήθηκε ή ακυρώθηκε" (2007 16D is 2017 16C).
+    # 2017 says it again in Law 15, of a board played by mistake, 15A2(c) "Εφαρμόζεται ο
+    # Νόμος 16Γ για οποιαδήποτε ανάκληση ή ακύρωση δήλωσης", with words closer to the
+    # Swedish; the wording alone must not take the twin's place.
+    assert equivalent(con, "sv-2007/25B3", "el-2017") != "el-2017/15A2(c)"
+    assert all(r["flagged"] for r in aligned(con, "el-2017/15A2(c)") if r["id"] == "sv-2007/25B3")
+    assert row(con, "sv-2007/25B3", "el-2017/25B3")["relation"] in ("same", "partial")
+
+
 def test_a_section_list_that_became_an_item_list_keeps_its_order(con):
     # 1997 Law 80 lists the sponsoring organisation's duties as sections A-F; 2017 lists
     # them as items 80B2(a)-(l). Read in the books: 80D "määrättävä osallistumisehdot" is

@@ -358,7 +358,18 @@ class PairMatcher:
             return True
         if _related(self.corpus, holder, a):
             return False  # a sub-provision does not take its parent's partner
-        return self.fit(holder, b) + calibration.SEARCH_MARGIN <= self.fit(a, b)
+        margin = calibration.SEARCH_MARGIN
+        if self._twin_in_place(holder, b):
+            margin = calibration.TWIN_HOLD
+        return self.fit(holder, b) + margin <= self.fit(a, b)
+
+    def _twin_in_place(self, x: str, b: str) -> bool:
+        """Whether ``x`` (of ``doc_a``) and ``b`` carry the same label and their parents are
+        each other's counterparts: the structure and the label agree on the pair."""
+        px, pb = self.corpus.provs[x], self.corpus.provs[b]
+        if px.label != pb.label:
+            return False
+        return px.parent not in self.corpus.provs or self.match.get(px.parent) == pb.parent
 
     def _release(self, a: str) -> None:
         """Undo the match of ``a`` and of everything matched below it."""
