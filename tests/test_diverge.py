@@ -377,7 +377,7 @@ def test_swedish_supplement_laws_have_no_counterpart(con):
     rows = served.divergences(con, "sv-2007", "fi-2007", type="national-addition")
     laws = sorted(int(r["b"].split("/")[1]) for r in rows if r["a"] is None)
     assert laws == list(range(94, 117))
-    assert all(r["severity"] == "high" and r["doc_a"] == "fi-2007" for r in rows if not r["a"])
+    assert all(r["severity"] == "low" and r["doc_a"] == "fi-2007" for r in rows if not r["a"])
 
 
 def test_greek_notes_and_national_footnotes(con):
@@ -471,6 +471,47 @@ def test_the_same_count_numbered_in_another_style_is_not_a_structure_divergence(
     assert check_structure(a, b) == []
     c = _side("sv-2007", children={"35A": None, "35C": None})  # re-lettered: reported
     assert [f["type"] for f in check_structure(a, c)] == ["structure"]
+
+
+def test_a_part_found_deeper_or_elsewhere_is_not_called_missing():
+    """fi-1997 27A and 27C are el-2017 27A1 and 27A2 under a heading 27A that 2017 added;
+    fi-1997 27B is el-2017 27B; el-2017 27D has no counterpart; a part the alignment puts
+    in another law has moved, and the message says where."""
+    a = _side("fi-1997", children={"27A": "27A1", "27B": "27B", "27C": "27A2"})
+    a.label, a.aligned_children = "27", {"27A", "27B", "27C"}
+    a.below = {"27A", "27B", "27C"}
+    b = _side("el-2017", children={"27A": None, "27B": "27B", "27C": None, "27D": None})
+    b.label, b.aligned_children = "27", {"27B"}
+    b.below = {"27A", "27A1", "27A2", "27B", "27C", "27D"}
+    b.reach = {"27A": {"27A", "27C"}, "27B": set(), "27C": set(), "27D": set()}
+    (f,) = check_structure(a, b)
+    assert f["evidence"]["fi-1997"] == [] and f["evidence"]["el-2017"] == ["27C", "27D"]
+    assert "fi-1997 27A" not in f["message"]
+    b.children["27D"], b.aligned_children = "56", {"27B", "27D"}  # aligned outside 27
+    (f,) = check_structure(a, b)
+    assert f["evidence"]["el-2017"] == ["27C"]
+    assert "el-2017 27D is fi-1997 56, elsewhere" in f["message"]
+
+
+def test_no_structure_finding_calls_missing_what_the_alignment_pairs(con):
+    """A sub-provision named as having no counterpart has no equivalent shown in that book."""
+    rows = con.execute(
+        "SELECT doc_a, doc_b, evidence FROM divergences WHERE type = 'structure'"
+    ).fetchall()
+    assert rows
+    named = 0
+    for doc_a, doc_b, evidence in rows:
+        ev = json.loads(evidence)
+        for doc, other in ((doc_a, doc_b), (doc_b, doc_a)):
+            for label in ev.get(doc, []):
+                named += 1
+                shown = [
+                    r["id"]
+                    for r in aligned(con, f"{doc}/{label}")
+                    if r["doc"] == other and not r["flagged"] and r["relation"] != "topic"
+                ]
+                assert not shown, (doc, label, other, shown)
+    assert named > 100
 
 
 def test_a_table_run_together_is_not_a_missing_sentence():

@@ -106,6 +106,13 @@ class Side:
     #: direct sub-provision labels -> the counterpart label in the other document
     #: (None when the alignment contradicts the same-label match and offers none)
     children: dict[str, str | None] = field(default_factory=dict)
+    #: labels of every provision below this one (its sub-provisions at any depth)
+    below: set[str] = field(default_factory=set)
+    #: direct sub-provision label -> the counterpart labels of the provisions below it
+    #: (a heading 2017 added over two old sections: 27A over 27A1 and 27A2)
+    reach: dict[str, set[str]] = field(default_factory=dict)
+    #: direct sub-provisions whose counterpart the alignment gives (not the label alone)
+    aligned_children: set[str] = field(default_factory=set)
     concepts: set[str] = field(default_factory=set)
     #: concepts of the neighbourhood (parent's own text, whole subtree): an absence
     #: is only reported when the other side lacks the concept there too
@@ -264,18 +271,18 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     if a.scope == "own" and bool(a.children) != bool(b.children):
         return []  # a divided provision's own text against an undivided one: its parts
         # have counterparts of their own elsewhere (:func:`diverge._scope`)
-    # a part whose counterpart is the other side itself (el-2017 39A holds the opening
-    # sentence of fi-1997 Law 39) is not missing there
-    only_a = [
-        k
-        for k, other in a.children.items()
-        if other is None or (other not in b.children and other != b.label)
-    ]
-    only_b = [
-        k
-        for k, other in b.children.items()
-        if other is None or (other not in a.children and other != a.label)
-    ]
+    away_a = [k for k, other in a.children.items() if not _placed(a, b, k, other)]
+    away_b = [k for k, other in b.children.items() if not _placed(b, a, k, other)]
+    # a part whose counterpart the alignment finds outside the other side has moved: it is
+    # named as such, not as missing
+    elsewhere = {
+        (s.doc, k): s.children[k]
+        for s, away in ((a, away_a), (b, away_b))
+        for k in away
+        if k in s.aligned_children
+    }
+    only_a = [k for k in away_a if (a.doc, k) not in elsewhere]
+    only_b = [k for k in away_b if (b.doc, k) not in elsewhere]
     na, nb = len(a.children), len(b.children)
     into_whole = sum(o == b.label for o in a.children.values()) + sum(
         o == a.label for o in b.children.values()
@@ -291,14 +298,37 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     ):
         return []  # the same count, numbered in another style (el 35B, sv 35.2)
     severity = "low" if na == nb else "high" if abs(na - nb) >= 2 and min(na, nb) else "medium"
+    if not only_a and not only_b:
+        severity = "low"  # every part has its counterpart, some of them elsewhere
     evidence = {a.doc: only_a, b.doc: only_b, "count": {a.doc: na, b.doc: nb}}
+    if elsewhere:
+        evidence["elsewhere"] = {f"{d}/{k}": v for (d, k), v in elsewhere.items()}
     parts = [
         f"{s.doc} {', '.join(o)} {'has' if len(o) == 1 else 'have'} no counterpart in {t.doc}"
         for s, t, o in ((a, b, only_a), (b, a, only_b))
         if o
     ]
+    parts += [
+        f"{s.doc} {k} is {t.doc} {elsewhere[(s.doc, k)]}, elsewhere"
+        for s, t in ((a, b), (b, a))
+        for k in s.children
+        if (s.doc, k) in elsewhere
+    ]
     msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
     return [finding("structure", severity, evidence, msg)]
+
+
+def _placed(side: Side, other: Side, label: str, counterpart: str | None) -> bool:
+    """Whether the sub-provision ``label`` of ``side`` has its counterpart in ``other``:
+    among its sub-provisions, deeper in it (1997 27A is 2017 27A1), the other side itself
+    (el-2017 39A holds the opening sentence of fi-1997 Law 39), or, for a heading the
+    other book lacks, through the provisions below it (2017 27A over 27A1 and 27A2, which
+    are 1997 27A and 27C)."""
+    if counterpart is not None and (
+        counterpart in other.children or counterpart == other.label or counterpart in other.below
+    ):
+        return True
+    return any(x == other.label or x in other.below for x in side.reach.get(label, ()))
 
 
 def _style(label: str) -> str:
@@ -322,7 +352,7 @@ def check_national(a: Side, b: Side) -> list[dict]:
             out.append(
                 finding(
                     "national-addition",
-                    "medium",
+                    "low",  # a federation's own rule or note: expected, no translation fault
                     {s.doc: extra, o.doc: []},
                     f"{s.doc} adds national material ({what})",
                 )

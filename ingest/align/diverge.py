@@ -413,8 +413,15 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         mapped = c.counterpart.get((k, odoc))
         if mapped:
             side.children[c.labels[k]] = c.nodes[mapped]["label"]
+            side.aligned_children.add(c.labels[k])
         else:
             side.children[c.labels[k]] = None if (k, odoc) in c.contradicted else c.labels[k]
+        deeper = _subtree(c, k)[1:]
+        side.below.add(c.labels[k])
+        side.below.update(c.labels[d] for d in deeper)
+        side.reach[c.labels[k]] = {
+            c.nodes[x]["label"] for d in deeper if (x := c.counterpart.get((d, odoc)))
+        }
     return side
 
 
@@ -580,9 +587,11 @@ def _gap_finding(c: _Corpus, gap: dict) -> dict:
     type_ = "national-addition" if gap["national"] else "structure"
     n = c.nodes[nid]
     evidence = {doc: [gap["label"]], other: [], "title": n["title"] or n["text"][:160]}
+    # a national supplement is the federation's own rule, expected and no translation fault
+    severity = "low" if gap["national"] else "high" if gap["kind"] == "law" else "medium"
     return finding(
         type_,
-        "high" if gap["kind"] == "law" else "medium",
+        severity,
         evidence,
         f"{doc} has {what} {gap['label']}; {other} has no counterpart",
     )
