@@ -420,7 +420,7 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         side.below.add(c.labels[k])
         side.below.update(c.labels[d] for d in deeper)
         side.reach[c.labels[k]] = {
-            c.nodes[x]["label"] for d in deeper if (x := c.counterpart.get((d, odoc)))
+            c.nodes[got]["label"] for d in deeper if (got := c.counterpart.get((d, odoc)))
         }
     return side
 
