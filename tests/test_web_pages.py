@@ -285,7 +285,6 @@ def test_search_page_says_how_the_query_was_read(client, q, says):
 @pytest.mark.parametrize(
     ("q", "offered"),
     [
-        ("otillaten upplysning", "otillåten upplysning"),  # one word found nothing as typed
         ("16B1 otillaten", "16b1 otillåten"),  # the words beside a label found nothing
         ("otillåten upplysning", None),  # every word matched
     ],
@@ -295,6 +294,23 @@ def test_search_offers_the_books_spelling_when_a_word_found_nothing(client, q, o
     assert page.select("ol.hits li")
     hint = page.select_one("p.respelled")
     assert (hint.a.get_text() if hint else None) == offered
+
+
+def test_search_shows_the_books_spelling_when_it_finds_every_word(client):
+    """Typed without å, ä, ö, "otillrackligt bud" finds only "bud" as typed: the page
+    shows what "otillräckligt bud" finds (Law 27, the insufficient bid) and says so."""
+    page = soup(client.get("/search", params={"q": "otillrackligt bud", "doc": "sv-2007"}))
+    said = page.select_one("p.spelt-as")
+    assert said is not None and "Only some words" in said.get_text()
+    assert "otillräckligt bud" in said.get_text()
+    ids = [a["href"] for a in page.select("ol.hits li a[href^='/doc/']")]
+    assert any(h.startswith("/doc/sv-2007/27") for h in ids[:5]), ids[:5]
+    twin = page.select_one("a[href^='/api/search']")
+    assert twin is not None and "otillr%C3%A4ckligt" in twin["href"]
+    typed = soup(client.get("/search", params={"q": "otillräckligt bud", "doc": "sv-2007"}))
+    assert typed.select_one("p.spelt-as") is None  # every word found as typed
+    other = soup(client.get("/search", params={"q": "otillrackligt qqqzzz bud"}))
+    assert other.select_one("p.spelt-as") is None  # respelled, a word still finds nothing
 
 
 def test_lexicon_offers_the_books_spelling(client):

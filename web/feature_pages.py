@@ -149,6 +149,7 @@ def search_page(
         "suggest": None,
         "respelled": None,
         "spelt_as": None,
+        "spelt_partly": False,
         "named": 0,
         "available": True,
         "title": f"Search: {_shown(q)}" if q else "Search",
@@ -179,11 +180,16 @@ def search_page(
         ctx["error"] = str(exc)
         return render(request, "search.html", ctx, status_code=400)
     spelt = None
-    if not result["hits"]:  # typed without å, ä, ö: what the books' spelling finds
-        spelt, again = search.respelled_finding(
-            con, q, lambda s: got if (got := run(s))["hits"] else None
-        )
+    if not result["hits"] or result["mode"] == "any":
+        # typed without å, ä, ö: what the books' spelling finds, when the typed words find
+        # nothing, or only some of them something and the books' spelling every one
+        def better(query: str) -> dict | None:
+            got = run(query)
+            return got if got["hits"] and (not result["hits"] or got["mode"] == "all") else None
+
+        spelt, again = search.respelled_finding(con, q, better)
         if again and spelt:
+            ctx["spelt_partly"] = bool(result["hits"])
             result, ctx["spelt_as"] = again, spelt
             ctx["title"], ctx["q_shown"] = f"Search: {_shown(spelt)}", _shown(spelt)
             ctx["twin"] = query_url(
