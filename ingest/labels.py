@@ -114,7 +114,7 @@ def parent_labels(label: str) -> list[str]:
 
 
 _PREFIX_RE = re.compile(
-    r"^\s*(?:lagarna|lagen|lag|law|laws|laki|lain|pykälä|νομοσ|νομου|νομο|νομων|ν\.?)\s*",
+    r"^\s*(?:lagarna|lagen|lag|laws|law|laki|lain|pykälä|νομοσ|νομου|νομων|νομο|ν\.?|l\.?(?=\s*\d))\s*",
     re.IGNORECASE,
 )
 _LABEL_RE = re.compile(
@@ -140,6 +140,13 @@ def _latinise(text: str) -> str:
             continue
         if "\u0370" <= c <= "\u03ff":
             paren = i > 0 and s[i - 1] == "("
+            if c.islower() and i > 0 and s[i - 1].isdigit():  # 27Β1α: an item, no brackets
+                try:
+                    out.append(greek_item(c))
+                    i += 1
+                    continue
+                except ValueError:
+                    pass
             if paren:
                 j = s.find(")", i)
                 numeral = s[i:j] if j > 0 else s[i:]
@@ -180,6 +187,7 @@ def normalise_label(text: str) -> str:
     if s.endswith(")") and "(" not in s:
         raise ValueError(f"not a provision label: {text!r}")
     s = s.strip(".")
+    s = re.sub(r"\(([A-Za-z]+)\)", lambda m: f"({m.group(1).lower()})", s)  # 27B1(A)
     m = re.match(r"^(\d{1,3})([A-Za-z])(.*)$", s)
     if m:
         s = m.group(1) + m.group(2).upper() + m.group(3)

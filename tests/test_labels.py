@@ -39,6 +39,16 @@ from lawgraph.ingest.lines import split_lines
         ("12C1e-ii", "12C1(e)(ii)"),
         ("80B2i", "80B2(i)"),
         ("40B2av", "40B2(a)(v)"),
+        # capitals in brackets, a Greek item without brackets, the plural and L for law
+        ("27B1(A)", "27B1(a)"),
+        ("12C1(E)(II)", "12C1(e)(ii)"),
+        ("27Β1α", "27B1(a)"),
+        ("Νόμος 27Β1α", "27B1(a)"),
+        ("Laws 27", "27"),
+        ("Νόμων 27", "27"),
+        ("L27", "27"),
+        ("L 27B", "27B"),
+        ("BL6", "BL6"),
     ],
 )
 def test_normalise_label(typed, label):
