@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 NodeIdPath = Annotated[
     str,
@@ -153,15 +153,26 @@ class LawOut(BaseModel):
     supplement: bool
 
 
+class CitationLink(BaseModel):
+    via: str = Field(description="the provision cited (or citing), this one or one inside it")
+    raw: str = Field(description="the citation as the book writes it")
+    kind: str
+
+
 class CitationHit(BaseModel):
     id: str
     doc: str
     label: str
     title: str
     depth: int
-    via: str
+    via: str = Field(description="the first citation's provision (see ``links`` for all)")
     raw: str
     kind: str
+    links: list[CitationLink] = Field(
+        default_factory=list,
+        description="every citation that reaches this provision at this depth, the first "
+        "one first (26A cites both 23A and 23C)",
+    )
 
 
 class CitationList(BaseModel):

@@ -61,24 +61,28 @@ def cites(
     out = []
     for hop in range(1, depth + 1):
         nxt = []
+        reached: dict[str, dict] = {}
         for n in frontier:
             inside = subtree_set(g, n)
             for inner in expand(n):
                 for other, d in edges.get(inner, ()):
+                    link = {"via": inner, "raw": d.get("raw", ""), "kind": d.get("kind", "")}
+                    if other in reached:  # another citation of one reached this hop
+                        if link not in reached[other]["links"]:
+                            reached[other]["links"].append(link)
+                        continue
                     if other in seen or other in inside:
                         continue
                     seen.add(other)
                     nxt.append(other)
-                    out.append(
-                        {
-                            "id": other,
-                            "depth": hop,
-                            "via": inner,
-                            "raw": d.get("raw", ""),
-                            "kind": d.get("kind", ""),
-                            **_attrs(g, other),
-                        }
-                    )
+                    reached[other] = {
+                        "id": other,
+                        "depth": hop,
+                        **link,
+                        "links": [link],
+                        **_attrs(g, other),
+                    }
+                    out.append(reached[other])
         frontier = nxt
     return out
 

@@ -21,6 +21,7 @@ from lawgraph.ingest.align import (
     pair_standing,
     sentence_pairs,
     sentences_csv,
+    standing,
     tmx_bytes,
     topic_candidates,
 )
@@ -58,14 +59,16 @@ def _sentence_counts(con: sqlite3.Connection) -> SentenceCounts:
     if not has_table(con, "sentence_pairs"):
         return {}
     rows = con.execute(
-        "SELECT na.doc, nb.doc, s.a_text, s.b_text, s.score, da.language != db.language "
+        "SELECT na.doc, nb.doc, s.a_text, s.b_text, s.score, da.language != db.language, "
+        "al.relation, al.score "
         "FROM sentence_pairs s JOIN nodes na ON na.id = s.a JOIN nodes nb ON nb.id = s.b "
-        "JOIN documents da ON da.id = na.doc JOIN documents db ON db.id = nb.doc"
+        "JOIN documents da ON da.id = na.doc JOIN documents db ON db.id = nb.doc "
+        "LEFT JOIN alignments al ON al.a = s.a AND al.b = s.b"
     )
     out: SentenceCounts = {}
-    for doc_a, doc_b, text_a, text_b, score, two_languages in rows:
+    for doc_a, doc_b, text_a, text_b, score, two_languages, relation, p in rows:
         alone = int(not (text_a and text_b))
-        kept = int(in_memory(text_a, text_b, score)) if two_languages else 0
+        kept = int(in_memory(text_a, text_b, score, standing(relation, p))) if two_languages else 0
         for key in ((doc_a, doc_b), (doc_b, doc_a)):
             n, units, lone = out.get(key, (0, 0, 0))
             out[key] = (n + 1, units + kept, lone + alone)

@@ -99,7 +99,14 @@ def test_law16_label_twins_are_not_equivalents(con):
                  ("el-2017/16D", "sv-2007/16D"), ("fi-1997/16A1", "fi-2007/16A1")]:  # fmt: skip
         r = row(con, a, b)
         assert r["flagged"] and r["relation"] == "not-equivalent", (a, b)
-        assert "does not match" in r["evidence"]["why"]
+        # the words name the provision that is the equivalent there
+        shown = equivalent(con, a, b.split("/")[0])
+        assert shown and f"{a} says what {shown}" in r["evidence"]["why"], r["evidence"]["why"]
+    # a twin whose words are close but that holds more: the part is named (1997 27A is
+    # 2007 27A1, under the heading 27A that 2007 added)
+    why = row(con, "fi-1997/27A", "sv-2007/27A")["evidence"]["why"]
+    assert "sv-2007/27A holds more than fi-1997/27A says" in why and "sv-2007/27A1" in why
+    assert "does not match" not in why
     renumbered = row(con, "el-2017/16C", "sv-2007/16D")
     assert renumbered["relation"] == "renumbered" and not renumbered["flagged"]
     assert renumbered["evidence"]["terms"]  # which words matched, with their translations
@@ -611,13 +618,23 @@ def test_order_and_a_third_book_do_not_back_a_level_change_under_one_label(con):
 
 def test_a_third_book_that_reaches_the_whole_of_a_divided_provision_does_not_contradict(con):
     # 1997 73C (unauthorised information from partner) is 2017 73C1; 2017 divided 73C
-    # into 73C1 and 73C2, while sv-2007 kept one 73C, so the path through it reaches the
-    # whole 73C: no opinion, not a vote against 73C1
+    # into 73C1 and 73C2, while sv-2007 kept one 73C
     r = row(con, "fi-1997/73C", "el-2017/73C1")
     assert r["relation"] == "renumbered" and not r["flagged"]
-    assert r["evidence"]["signals"]["bridge"] == 0.5
     twin = row(con, "fi-1997/73C", "el-2017/73C")
     assert twin["relation"] not in EQUIVALENT or twin["flagged"]
+    # a path that reaches the whole (73C) of the matcher's pair (73C1) is no opinion, not
+    # a vote against it; for a part the matcher did not choose it is a vote against
+    from types import SimpleNamespace
+
+    from lawgraph.ingest.align.match import PairMatcher
+
+    m = PairMatcher.__new__(PairMatcher)
+    m.corpus = SimpleNamespace(above=lambda x: {"B"} if x in ("B1", "B2") else set())
+    m.bridges, m.match = {"a": {"B"}}, {"a": "B1"}
+    assert (m._bridged("a", "B1"), m._bridged("a", "B"), m._bridged("a", "B2")) == (0.5, 1, 0)
+    m.bridges = {"a": {"B1"}}
+    assert (m._bridged("a", "B1"), m._bridged("a", "B2"), m._bridged("x", "B1")) == (1, 0, 0.5)
 
 
 def test_a_path_to_a_whole_does_not_vouch_for_a_part_the_matcher_did_not_choose(con):

@@ -136,9 +136,20 @@ def test_cli_graph_commands(ingested):
     assert r.exit_code == 0 and nx.read_graphml(out).number_of_nodes() > 1000
 
 
-def test_api_graph_routes(client):
+def test_api_graph_routes(client, con):
     r = client.get("/api/nodes/sv-2007/12C/cited-by")
     assert r.status_code == 200 and any(h["id"] == "sv-2007/16B3" for h in r.json()["results"])
+    # el-2017 26A "(βλέπε Νόμους 23Α και 23Γ)" cites Law 23 twice: one result, both links
+    hits = client.get("/api/nodes/el-2017/23/cited-by").json()["results"]
+    (hit,) = [h for h in hits if h["id"] == "el-2017/26A"]
+    assert {x["via"] for x in hit["links"]} == {"el-2017/23A", "el-2017/23C"}
+    assert (hit["via"], hit["raw"]) == (hit["links"][0]["via"], hit["links"][0]["raw"])
+    # every citation into Law 23 from outside it is one link of one result
+    made = con.execute(
+        "SELECT COUNT(*) FROM citations WHERE target LIKE 'el-2017/23%' "
+        "AND source NOT LIKE 'el-2017/23%'"
+    ).fetchone()[0]
+    assert sum(len(h["links"]) for h in hits) == made
     r = client.get("/api/nodes/sv-2007/16B3/citations", params={"depth": 2})
     assert r.status_code == 200 and r.json()["results"][0]["id"] == "sv-2007/12C"
     r = client.get("/api/nodes/el-2017/27B1/ego", params={"radius": 1})

@@ -85,7 +85,7 @@ def _standing_words(standing: str, same_edition: bool) -> str:
 
     words = RELATION_WORDS | (SAME_EDITION_WORDS if same_edition else {})
     other = {
-        "not-equivalent": "not equivalent: the same label, but their wording does not match",
+        "not-equivalent": "not equivalent: the same label, but not the same rule",
         "none": "no reliable equivalent: only the closest candidate",
         "topic": "a candidate law for the Estonian topic, not an equivalent",
     }

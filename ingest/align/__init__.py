@@ -77,7 +77,7 @@ from .query import (
 from .score import bag_similarity, expand_lexicon, pair_space
 from .sentences import Splitter, sentence_pairs, sentence_rows, write_sentences
 from .third import third_book_rows
-from .tmx import TmxError, in_memory, pair_standing, sentences_csv, tmx_bytes
+from .tmx import TmxError, in_memory, pair_standing, sentences_csv, standing, tmx_bytes
 from .topics import topic_rows
 
 __all__ = [
@@ -96,6 +96,7 @@ __all__ = [
     "sentences_csv",
     "tmx_bytes",
     "in_memory",
+    "standing",
     "TmxError",
     "topic_candidates",
 ]
@@ -660,6 +661,8 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
                     f"{a} and {d.twin} carry the same label, but {a} only refers to {holder}, "
                     f"and {d.twin} says what {holder} says."
                 )
+            elif d.b is not None:  # the equivalent is another provision: say which
+                ev["why"] = _twin_passed_over(corpus, a, d.twin, d.b, p, feats)
             rows.append(Row(a, d.twin, "label", round(p, 4), 1, ev, "not-equivalent"))
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)
@@ -675,6 +678,22 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
             ev["parts"] = parts
             rows.append(Row(a, b, "content", round(p, 4), 0, ev, "split"))
     return _dedupe(rows)
+
+
+def _twin_passed_over(corpus, a: str, twin: str, b: str, p: float, feats: dict) -> str:
+    """Why the label twin is not ``a``'s equivalent when ``b`` is: ``b`` is a part of the
+    twin (1997 27A is 2007 27A1, under a heading 27A that 2007 added), or elsewhere."""
+    lex = feats.get("lex", 0.0)
+    if b in corpus.descendants(twin):
+        return (
+            f"{a} and {twin} carry the same label, but {twin} holds more than {a} says: "
+            f"{a} says what {b}, a part of it, says. As a whole {twin} is {_percent(p)} "
+            f"likely to be its equivalent (lexical similarity {lex:.2f})."
+        )
+    return (
+        f"{a} and {twin} carry the same label, but {a} says what {b} says, its equivalent "
+        f"there; {twin} is {_percent(p)} likely to be (lexical similarity {lex:.2f})."
+    )
 
 
 def _dedupe(rows: list[Row]) -> list[Row]:

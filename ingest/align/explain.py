@@ -116,6 +116,11 @@ def _percent(p: float | None) -> str:
     return "less than 1%" if p < 0.005 else f"{p:.0%}"
 
 
+NOT_ALIKE = 0.5
+"""A label twin's wording is said not to match below this lexical similarity (the median
+of the label twins is put at 0.6), and to be alike only in part from it on."""
+
+
 def why(
     relation: str,
     p: float,
@@ -194,8 +199,9 @@ def why(
             f"other."
         )
     if relation == "not-equivalent":
+        alike = "does not match" if lex < NOT_ALIKE else "is alike only in part"
         return (
-            f"{a_id} and {b_id} carry the same label, but their wording does not match "
+            f"{a_id} and {b_id} carry the same label, but their wording {alike} "
             f"(lexical similarity {lex:.2f}, {_percent(p)} likely to be equivalent)."
         )
     if relation in ("split", "merged"):
