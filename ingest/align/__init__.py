@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..processes import Pool, computed, default_workers, reached
 from . import calibration
 from .evidence import fingerprints
-from .explain import _percent, anchors, length_ratio, matched_terms, why
+from .explain import _percent, anchors, length_ratio, matched_terms, twin_passed_over, why
 from .label import Corpus, load_corpus
 from .lawtext import LAW, own_text_rows, relabel
 from .lexicon import (
@@ -662,7 +662,7 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
                     f"and {d.twin} says what {holder} says."
                 )
             elif d.b is not None:  # the equivalent is another provision: say which
-                ev["why"] = _twin_passed_over(corpus, a, d.twin, d.b, p, feats)
+                ev["why"] = twin_passed_over(corpus, a, d.twin, d.b, p, feats)
             rows.append(Row(a, d.twin, "label", round(p, 4), 1, ev, "not-equivalent"))
         elif d.b is None and d.closest is not None:
             p, feats = matcher.prob(a, d.closest)
@@ -678,22 +678,6 @@ def _decision_rows(corpus, bags, lex, idf, space, matcher) -> list[Row]:
             ev["parts"] = parts
             rows.append(Row(a, b, "content", round(p, 4), 0, ev, "split"))
     return _dedupe(rows)
-
-
-def _twin_passed_over(corpus, a: str, twin: str, b: str, p: float, feats: dict) -> str:
-    """Why the label twin is not ``a``'s equivalent when ``b`` is: ``b`` is a part of the
-    twin (1997 27A is 2007 27A1, under a heading 27A that 2007 added), or elsewhere."""
-    lex = feats.get("lex", 0.0)
-    if b in corpus.descendants(twin):
-        return (
-            f"{a} and {twin} carry the same label, but {twin} holds more than {a} says: "
-            f"{a} says what {b}, a part of it, says. As a whole {twin} is {_percent(p)} "
-            f"likely to be its equivalent (lexical similarity {lex:.2f})."
-        )
-    return (
-        f"{a} and {twin} carry the same label, but {a} says what {b} says, its equivalent "
-        f"there; {twin} is {_percent(p)} likely to be (lexical similarity {lex:.2f})."
-    )
 
 
 def _dedupe(rows: list[Row]) -> list[Row]:

@@ -309,10 +309,8 @@ def check_structure(a: Side, b: Side) -> list[dict]:
         if o
     ]
     parts += [
-        f"{s.doc} {k} is {t.doc} {elsewhere[(s.doc, k)]}, elsewhere"
-        for s, t in ((a, b), (b, a))
-        for k in s.children
-        if (s.doc, k) in elsewhere
+        f"{doc} {k} is {b.doc if doc == a.doc else a.doc} {there}, elsewhere"
+        for (doc, k), there in elsewhere.items()
     ]
     msg = "; ".join(parts or ["sub-provisions differ"]) + f" ({na} vs {nb} sub-provisions)"
     return [finding("structure", severity, evidence, msg)]

@@ -416,12 +416,12 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
             side.aligned_children.add(c.labels[k])
         else:
             side.children[c.labels[k]] = None if (k, odoc) in c.contradicted else c.labels[k]
-        deeper = _subtree(c, k)[1:]
-        side.below.add(c.labels[k])
-        side.below.update(c.labels[d] for d in deeper)
         side.reach[c.labels[k]] = {
-            c.nodes[got]["label"] for d in deeper if (got := c.counterpart.get((d, odoc)))
+            c.nodes[got]["label"]
+            for d in _subtree(c, k)[1:]
+            if (got := c.counterpart.get((d, odoc)))
         }
+    side.below = {c.labels[d] for d in _subtree(c, nid)[1:]}
     return side
 
 

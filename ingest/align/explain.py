@@ -215,3 +215,19 @@ def why(
         f"No reliable equivalent of {a_id}: the closest provision, {b_id}, matches only "
         f"{_percent(p)} (lexical similarity {lex:.2f})."
     )
+
+
+def twin_passed_over(corpus, a: str, twin: str, b: str, p: float, feats: dict) -> str:
+    """Why the label twin is not ``a``'s equivalent when ``b`` is: ``b`` is a part of the
+    twin (1997 27A is 2007 27A1, under a heading 27A that 2007 added), or elsewhere."""
+    lex = feats.get("lex", 0.0)
+    if b in corpus.descendants(twin):
+        return (
+            f"{a} and {twin} carry the same label, but {twin} holds more than {a} says: "
+            f"{a} says what {b}, a part of it, says. As a whole {twin} is {_percent(p)} "
+            f"likely to be its equivalent (lexical similarity {lex:.2f})."
+        )
+    return (
+        f"{a} and {twin} carry the same label, but {a} says what {b} says, its equivalent "
+        f"there; {twin} is {_percent(p)} likely to be (lexical similarity {lex:.2f})."
+    )

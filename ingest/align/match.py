@@ -364,12 +364,13 @@ class PairMatcher:
         return self.fit(holder, b) + margin <= self.fit(a, b)
 
     def _twin_in_place(self, x: str, b: str) -> bool:
-        """Whether ``x`` (of ``doc_a``) and ``b`` carry the same label and their parents are
-        each other's counterparts: the structure and the label agree on the pair."""
-        px, pb = self.corpus.provs[x], self.corpus.provs[b]
-        if px.label != pb.label:
+        """Whether ``x`` (of ``doc_a``) and ``b`` carry the same label and the counterpart of
+        ``x``'s parent holds ``b`` (:meth:`_parent_match`; a law has no parent): the
+        structure and the label agree on the pair."""
+        px = self.corpus.provs[x]
+        if px.label != self.corpus.provs[b].label:
             return False
-        return px.parent not in self.corpus.provs or self.match.get(px.parent) == pb.parent
+        return px.parent not in self.corpus.provs or self._parent_match(x, b) is True
 
     def _release(self, a: str) -> None:
         """Undo the match of ``a`` and of everything matched below it."""
