@@ -785,3 +785,44 @@ def test_cover_of_many_pairs_at_once_equals_one_at_a_time(con):
         return min(there, back)
 
     assert all(batch[p] == plain(*p) for p in pairs)
+
+
+def test_assignment_keeps_the_positive_pairs_of_a_best_full_assignment():
+    """The line-up's assignment: every row or every column (whichever are fewer) gets a
+    partner with the largest summed score, and the positive pairs of it are kept. Over
+    small matrices of every shape, with many ties, what it returns is exactly the
+    positive pairs of one of the best full assignments found by trying them all."""
+    import itertools
+
+    import numpy as np
+
+    from lawgraph.ingest.align.match import assigned_pairs
+
+    def best_kept(score: np.ndarray) -> list[set]:
+        m, n = score.shape
+        full = (
+            [list(enumerate(cols)) for cols in itertools.permutations(range(n), m)]
+            if m <= n
+            else [
+                [(i, j) for j, i in enumerate(rows)] for rows in itertools.permutations(range(m), n)
+            ]
+        )
+        sums = [sum(score[i, j] for i, j in f) for f in full]
+        top = max(sums)
+        return [
+            {(i, j) for i, j in f if score[i, j] > 0}
+            for f, total in zip(full, sums, strict=True)
+            if total > top - 1e-9
+        ]
+
+    rng = np.random.default_rng(7)
+    assert assigned_pairs(np.zeros((0, 3))) == []
+    assert assigned_pairs(np.full((2, 2), -0.5)) == []
+    # a full assignment: the first row gives up its best partner so the second row has one
+    assert assigned_pairs(np.array([[0.6, 0.5], [-0.4, -0.9]])) == [(0, 1)]
+    for _ in range(300):
+        m, n = (int(x) for x in rng.integers(1, 6, 2))
+        score = np.round(rng.random((m, n)) - 0.4, 1)  # coarse: many ties
+        got = assigned_pairs(score)
+        assert len(set(got)) == len(got)
+        assert set(got) in best_kept(score)
