@@ -59,6 +59,9 @@ def found(con, a, b, type_):
         ("fi", "ks. (s. 92) 86A :n sallimissa rajoissa; ks. 59 §", set()),
         ("sv", "Enligt 1 och 2 ovan får en spelare fråga", set()),
         ("fi", "kolmas kierros", set()),  # an ordinal is not a number
+        # "kohta" (item) is the nominative of "kohdan", "kohdassa": a reference either way
+        ("fi", "Rangaistuksia voidaan määrätä (ks. 3-kohta jäljempänä).", set()),
+        ("fi", "kohdassa 2 ja 4 kohdassa; katso 2-kohtaa", set()),
     ],
 )
 def test_numbers_digits_percentages_words_without_references(lang, text, expected):
@@ -315,6 +318,20 @@ def test_12C1c_the_two_translations_say_different_things(con):
     [f] = found(con, "fi-2007/12C1(c)", "sv-2007/12C1(c)", "rewritten")
     assert f["family"] == "translation" and "differ in substance" in f["message"]
     assert not found(con, "fi-2007/12C1(c)", "sv-2007/12C1(c)", "length-ratio")
+
+
+def test_a_rewritten_twin_names_its_score_as_the_probability_it_is(con):
+    """The score of a "rewritten" finding is the alignment's probability that the twins
+    are equivalent, not a share of their words: el-2017 13B and sv-2007 13B, scored 2%,
+    are not said to share some wording. Every rewritten finding states its score as that."""
+    rows = con.execute(
+        "SELECT message, evidence FROM divergences WHERE type = 'rewritten'"
+    ).fetchall()
+    assert len(rows) > 10
+    for message, evidence in rows:
+        score = json.loads(evidence)["alignment"]
+        assert f"gives {score:.0%} that they are equivalent" in message
+        assert "share some wording" not in message
 
 
 def test_an_unconfirmed_label_twin_is_compared_not_called_rewritten(con):

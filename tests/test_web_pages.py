@@ -471,11 +471,18 @@ def test_sorting_the_divergence_report_sorts_every_page(client):
 
 def test_the_lexicon_page_shows_words_as_the_books_write_them_and_reads_to(client):
     """Greek keeps its accents and final sigma ("διαιτητής", not the key "διαιτητ"), a
-    translation the word does not predict back is marked, and ``to`` keeps one language."""
+    translation not learned both ways is marked uncertain (by its numbers on the row), and
+    ``to`` keeps one language."""
     page = soup(client.get("/lexicon", params={"word": "kilpailunjohtaja"}))
     rows = [tr.get_text(" ", strip=True) for tr in page.select("table.lexicon tbody tr")]
     assert any("διαιτητής" in r for r in rows) and not any("διαιτητ " in r for r in rows)
-    assert all(("goes with the word" in r) == ("του" in r.split()) for r in rows)
+    assert any("του" in r.split() and "uncertain" in r for r in rows)
+    for tr in page.select("table.lexicon tbody tr"):
+        p, back = (float(td.get_text()) for td in tr.select("td")[2:4])
+        assert ("uncertain" in tr.get_text()) == (p * back < 0.25**2 - 1e-9)
+    revoke = soup(client.get("/lexicon", params={"word": "revokki", "to": "sv"}))
+    sure = [tr for tr in revoke.select("table.lexicon tbody tr") if "uncertain" not in tr.text]
+    assert sure and all("revoke" in tr.get_text() for tr in sure)
     greek = soup(client.get("/lexicon", params={"word": "kilpailunjohtaja", "to": "el"}))
     langs = {td["lang"] for td in greek.select("table.lexicon tbody td[lang]:nth-child(2)")}
     assert langs == {"el"}

@@ -67,7 +67,7 @@ PERCENT_WORDS: Mapping[str, str] = languages.PERCENT_WORDS
 NUMBER_NOISE: dict[str, tuple[str, ...]] = {
     "*": (r"\(s\.\s*\d+\)", r"\b\d{1,3}[a-zα-ω]{1,2}\d*(?:\s?\([a-zα-ω]{1,3}\))*(?!\w)",
           r"\(\d\)", r"\b[a-zα-ω]\d(?:[a-z])?\b"),
-    "fi": (r"\d+(?:\s*(?:,|ja|-)\s*\d+)*\s*(?:-\s*)?(?:§|kohd\w*|moment\w*)",
+    "fi": (r"\d+(?:\s*(?:,|ja|-)\s*\d+)*\s*(?:-\s*)?(?:§|koh[dt]\w*|moment\w*)",
            r"\b(?:kohta|kohdassa|kohdan|kohdissa|momentti\w*)\s+\d+",
            r"\d+(?:\s*(?:,|ja|tai)\s*\d+)*\s+(?:alempana|edellä|jäljempänä|yllä)"),
     "sv": (r"\b(?:lag|lagen|lagarna|lagar|punkt|punkterna)\s+\d+(?:\s*(?:-|–|,|och|eller)\s*\d+)*",

@@ -558,16 +558,19 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
 
 def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
     da, db = c.nodes[a]["doc"], c.nodes[b]["doc"]
+    # the score is the alignment's probability that the two are equivalent, not a share
+    # of their words: named as what it is
+    odds = f"the alignment gives {score:.0%} that they are equivalent"
     if c.editions[da] == c.editions[db]:
         msg = (
             f"{a} and {b} carry the same label but do not say the same: the two "
-            f"translations differ in substance (alignment {score:.0%})"
+            f"translations differ in substance ({odds})"
         )
     else:
         msg = (
-            f"{a} and {b} carry the same label and share some wording, but do not say the "
-            f"same: between the {c.editions[da]} and {c.editions[db]} editions the rule "
-            f"under this label was rewritten or replaced (alignment {score:.0%})"
+            f"{a} and {b} carry the same label but do not say the same: between the "
+            f"{c.editions[da]} and {c.editions[db]} editions the rule under this label was "
+            f"rewritten or replaced ({odds})"
         )
     away = c.points_away.get((a, b))
     if away and c.editions[da] != c.editions[db]:
@@ -576,7 +579,7 @@ def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
             f"{a} and {b} carry the same label, but {away[0]} is much shorter and cites "
             f"{', '.join(away[1])}, which {other} does not: between the {c.editions[da]} "
             f"and {c.editions[db]} editions the rule may have moved rather than been "
-            f"rewritten; read both (alignment {score:.0%})"
+            f"rewritten; read both ({odds})"
         )
     return finding("rewritten", "medium", {da: [a], db: [b], "alignment": round(score, 4)}, msg)
 
