@@ -288,7 +288,10 @@ def lexicon_page(request: Request, con: Con, word: Text = "", to: Text = "") -> 
         "sure": SURE,
     }
     if fn is not None and word.strip():
-        ctx["results"] = fn(con, word, to=to or None)
+        ctx["results"] = [
+            {**r, "uncertain": (r["p"] * r["p_back"]) ** 0.5 < SURE}
+            for r in fn(con, word, to=to or None)
+        ]
         if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
             ctx["respelled"] = _respelled(con, word)
     ctx["available"] = fn is not None
