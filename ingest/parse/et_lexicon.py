@@ -184,16 +184,32 @@ _NAME_RE = re.compile(r"(?<![\w.])([A-ZÄÖÜÕ]) (?=([^\W\d_]+))")
 
 # -- split words -------------------------------------------------------------------
 def _rewrite_windows(
-    text: str, sizes: tuple[int, ...], rewrite: Callable[[list[str]], str | None]
+    text: str,
+    sizes: tuple[int, ...],
+    rewrite: Callable[[list[str]], str | None],
+    settled: Callable[[str], bool] | None = None,
+    unsettled: int = 1,
 ) -> str:
     """Scan space-separated pieces left to right; at each place try windows of ``sizes``
-    pieces (largest first) and let ``rewrite`` replace the first window it accepts."""
+    pieces (largest first) and let ``rewrite`` replace the first window it accepts.
+
+    ``settled``: a piece that ``rewrite`` can only change in a window with at least
+    ``unsettled`` pieces that are not settled; other windows are not asked (most of a
+    book's windows are whole words, and asking costs a dozen lookups each).
+    """
     tokens = text.split(" ")
+    # open[i]: pieces before i that are not settled, so a window's count is a difference
+    open_ = [0] * (len(tokens) + 1)
+    if settled is not None:
+        for j, tok in enumerate(tokens):
+            open_[j + 1] = open_[j] + (not settled(tok))
     out: list[str] = []
     i = 0
     while i < len(tokens):
         for k in sizes:
             run = tokens[i : i + k]
+            if settled is not None and open_[min(i + k, len(tokens))] - open_[i] < unsettled:
+                continue
             fixed = rewrite(run) if len(run) == k else None
             if fixed:
                 out.append(fixed)
@@ -302,6 +318,17 @@ class Lexicon:
             return False
         return self.known("".join(words))
 
+    def _settled_join(self, piece: str) -> bool:
+        """A piece :meth:`_join_run` never joins with others that are all like it: a known
+        word of three letters or more (with or without punctuation after it)."""
+        m = _word_token(piece)
+        return m is not None and len(m.group(1)) > 2 and self.known(m.group(1))
+
+    def _settled_resplit(self, piece: str) -> bool:
+        """A piece that counts as a word for :meth:`_resplit`, which needs two that are not."""
+        m = _word_token(piece)
+        return m is not None and self.known(m.group(1))
+
     def _edge_word(self, run: list[str]) -> bool:
         """``ei toh i``, ``trum b i toetus``: an end piece is a word, the rest joins alone."""
         first = run[0].lower()
@@ -321,7 +348,7 @@ class Lexicon:
                 return "".join(run)
             return None
 
-        return _rewrite_windows(text, sizes, join)
+        return _rewrite_windows(text, sizes, join, self._settled_join, 1)
 
     def join_initials(self, text: str) -> str:
         """``m itte`` -> ``mitte``, ``K ontreerida`` -> ``Kontreerida`` before other pairs.
@@ -393,7 +420,7 @@ class Lexicon:
                 self.resplits.append((" ".join(run), fixed))
             return fixed
 
-        return _rewrite_windows(text, sizes, resplit)
+        return _rewrite_windows(text, sizes, resplit, self._settled_resplit, 2)
 
     def _resplit(self, run: list[str]) -> str | None:
         matches = [m for p in run if (m := _word_token(p))]
