@@ -453,6 +453,13 @@ def _node_numbers(c: _Corpus, nid: str, lang: str, spans: list) -> tuple[Counter
 
 def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
     """log(provisions of ``doc`` / provisions of ``doc`` whose text has the lemma)."""
+    df, n = _frequencies(c, doc, lang)
+    return math.log((n + 1) / (df.get(word, 0) + 1))
+
+
+def _frequencies(c: _Corpus, doc: str, lang: str) -> tuple[Counter, int]:
+    """The lemmas of ``doc``'s nodes: in how many nodes each is, and how many nodes there
+    are; made once (before the checks' second process is forked, which then has them)."""
     key = ("df", doc)
     if key not in c.memo:
         df: Counter = Counter()
@@ -460,8 +467,7 @@ def _rarity(c: _Corpus, doc: str, lang: str, word: str) -> float:
         for n in mine:
             df.update(_node_lemmas(c, n, lang))
         c.memo[key] = (df, len(mine))
-    df, n = c.memo[key]
-    return math.log((n + 1) / (df.get(word, 0) + 1))
+    return c.memo[key]
 
 
 def _node_words(c: _Corpus, nid: str) -> frozenset:
@@ -725,6 +731,8 @@ def _checked(c: _Corpus, pairs: list[tuple[str, str, float]]) -> tuple[list[tupl
         return [row for found in _findings(every, cal) for row in found], cal
     taken = set(theirs)
     mine = [i for i in range(len(pairs)) if i not in taken]
+    for doc in sorted({c.nodes[x]["doc"] for a, b, _ in pairs for x in (a, b)}):
+        _frequencies(c, doc, c.langs[doc])  # both processes read them: made once, here
     child = _Half.start(c, [pairs[i] for i in theirs])
     try:
         sides: dict[int, tuple[Any, Any]] = dict(
