@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache
+from itertools import accumulate
 
 from .. import clean
 
@@ -198,19 +199,16 @@ def _rewrite_windows(
     book's windows are whole words, and asking costs a dozen lookups each).
     """
     tokens = text.split(" ")
-    # open[i]: pieces before i that are not settled, so a window's count is a difference
-    open_ = [0] * (len(tokens) + 1)
-    if settled is not None:
-        for j, tok in enumerate(tokens):
-            open_[j + 1] = open_[j] + (not settled(tok))
+    # open_[i]: pieces before i that are not settled (a window's count is a difference)
+    open_ = list(accumulate((not settled(t) for t in tokens), initial=0)) if settled else None
     out: list[str] = []
     i = 0
     while i < len(tokens):
         for k in sizes:
             run = tokens[i : i + k]
-            if settled is not None and open_[min(i + k, len(tokens))] - open_[i] < unsettled:
+            if len(run) < k or (open_ is not None and open_[i + k] - open_[i] < unsettled):
                 continue
-            fixed = rewrite(run) if len(run) == k else None
+            fixed = rewrite(run)
             if fixed:
                 out.append(fixed)
                 i += k
