@@ -406,3 +406,28 @@ def test_a_row_of_one_book_under_a_shared_label_reads_in_words(client):
     page = client.get("/compare/22").text
     assert "22A (fi-1997)" in page and ">22A-fi-1997<" not in page
     assert len(keys) == len(set(keys))
+
+
+def test_sentences_read_in_the_order_of_the_columns(con, client):
+    # the row's reference is the newest edition (fi-2007), the columns are in the order of
+    # the books (fi-1997 first): each sentence table is read left to right as the columns
+    import re
+    from html import unescape
+
+    docs = ["fi-1997", "fi-2007"]
+    r = compare(con, "6", docs)
+    groups = [g for row in r["rows"] for g in row["sentences"]] + r["sentences"]
+    assert any(g["doc_a"] == "fi-2007" for g in groups)  # read against the 2007 text
+    page = client.get("/compare/6", params={"docs": docs}).text
+    tables = re.findall(r'<details class="sentences">(.*?)</details>', page, re.S)
+    assert len(tables) == len(groups)
+    texts = dict(con.execute("SELECT id, text FROM nodes WHERE doc IN ('fi-1997', 'fi-2007')"))
+    for g, html in zip(groups, tables, strict=True):
+        summary = re.search(r"<summary>(.*?)</summary>", html, re.S).group(1)
+        assert re.findall(r"<code>([^<]+)</code>", summary) == docs
+        assert re.findall(r'<th scope="col"><code>([^<]+)</code>', html) == docs
+        left = g["b"] if g["doc_a"] == "fi-2007" else g["a"]
+        cells = re.findall(r'<tr class="bead[^"]*"><td lang="fi">(.*?)</td>', html, re.S)
+        sides = [s["b"] if g["doc_a"] == "fi-2007" else s["a"] for s in g["sentences"]]
+        assert [unescape(c) for c in cells] == [s or "—" for s in sides]
+        assert all(not s or s in " ".join(texts[left].split()) or s in texts[left] for s in sides)
