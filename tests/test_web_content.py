@@ -643,3 +643,32 @@ def test_a_law_with_estonian_topics_does_not_also_say_the_topic_book_has_no_equi
         items = page.select("ul.topics li")
         assert items, law
         assert all("candidate no." in li.get_text() for li in items), law
+
+
+def test_previous_and_next_follow_the_reading_order(client, con):
+    # after the last sub-item of 9A2(b) comes section 9B, not the book's next sub-item
+    # (in Law 25); before 7B1 comes its section 7B; a law's neighbours stay laws
+    def prevnext(path):
+        page = get(client, path)
+        return [
+            (a["href"] if (a := page.select_one(f'nav.prevnext a[rel="{rel}"]')) else None)
+            for rel in ("prev", "next")
+        ]
+
+    assert prevnext("/doc/fi-1997/9A2(b)(2)") == ["/doc/fi-1997/9A2(b)(1)", "/doc/fi-1997/9B"]
+    assert prevnext("/doc/fi-1997/7B1")[0] == "/doc/fi-1997/7B"
+    assert prevnext("/doc/fi-1997/9A2(a)")[0] == "/doc/fi-1997/9A2"
+    assert prevnext("/doc/fi-1997/16") == ["/doc/fi-1997/15", "/doc/fi-1997/17"]
+    # every provision's neighbours are the nearest nodes of its level or an outer one
+    rank = {k: i for i, k in enumerate(("law", "section", "subsection", "item", "subitem"))}
+    rows = con.execute(
+        "SELECT id, kind FROM nodes WHERE doc = 'el-2017' AND kind IN "
+        "('law', 'section', 'subsection', 'item', 'subitem') ORDER BY ord"
+    ).fetchall()
+    for i in range(1, len(rows) - 1, 97):
+        nid, kind = rows[i]
+        before = next(x for x, k in reversed(rows[:i]) if rank[k] <= rank[kind])
+        after = next((x for x, k in rows[i + 1 :] if rank[k] <= rank[kind]), None)
+        got = prevnext("/doc/" + nid)
+        assert got[0] == "/doc/" + before
+        assert got[1] == (after and "/doc/" + after)

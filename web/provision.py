@@ -85,14 +85,20 @@ def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
 
 
 def neighbours(con: sqlite3.Connection, node: dict) -> tuple[dict | None, dict | None]:
-    """The previous and next node of the same kind in the same document."""
+    """The previous and next node in the same document, in reading order: of a provision,
+    the nearest before and after it of its own level or an outer one (after 9A2(b)(2)
+    comes 9B, not the next sub-item of the book, in Law 25; a law's neighbours are laws,
+    as its page holds its parts); of any other node, the nearest of its kind."""
+    kind = node["kind"]
+    kinds = LAW_KINDS[: LAW_KINDS.index(kind) + 1] if kind in LAW_KINDS else (kind,)
     sql = (
-        "SELECT id, doc, label, kind, title FROM nodes WHERE doc = ? AND kind = ? AND ord {} ? "
-        "ORDER BY ord {} LIMIT 1"
+        "SELECT id, doc, label, kind, title FROM nodes WHERE doc = ? AND kind IN ({}) "
+        "AND ord {} ? ORDER BY ord {} LIMIT 1"
     )
-    args = (node["doc"], node["kind"], node["ord"])
-    prev = con.execute(sql.format("<", "DESC"), args).fetchone()
-    nxt = con.execute(sql.format(">", "ASC"), args).fetchone()
+    marks = ",".join("?" * len(kinds))
+    args = (node["doc"], *kinds, node["ord"])
+    prev = con.execute(sql.format(marks, "<", "DESC"), args).fetchone()
+    nxt = con.execute(sql.format(marks, ">", "ASC"), args).fetchone()
     return (dict(prev) if prev else None), (dict(nxt) if nxt else None)
 
 
