@@ -672,3 +672,18 @@ def test_previous_and_next_follow_the_reading_order(client, con):
         got = prevnext("/doc/" + nid)
         assert got[0] == "/doc/" + before
         assert got[1] == (after and "/doc/" + after)
+
+
+def test_a_twin_that_only_points_away_is_not_called_rewritten(client, con):
+    # "the rule may have moved rather than been rewritten" (1997 17E only refers to Law
+    # 34): the relation's words must not say the rule was rewritten
+    rows = con.execute(
+        "SELECT a, b FROM alignments WHERE relation = 'partial' AND flagged = 0 "
+        "AND json_extract(evidence, '$.points_away') IS NOT NULL"
+    ).fetchall()
+    assert ("fi-1997/17E", "fi-2007/17E") in {tuple(r) for r in rows}
+    for a, b in rows[:6]:
+        page = get(client, "/doc/" + a)
+        item = next(x for x in page.select("div.eq") if x.select_one(f'a[href="/doc/{b}"]'))
+        words = item.select_one("span.rel").get_text(" ", strip=True)
+        assert "only refers elsewhere" in words and "rewritten or replaced" not in words, words

@@ -134,6 +134,16 @@ SAME_EDITION_WORDS = {
     "unconfirmed": "same label, but the two translations differ here: not confirmed as equivalent",
 }
 """What a relation means between two translations of one edition (no rule was rewritten)."""
+POINTS_AWAY_WORDS = "same label, but one of them only refers elsewhere: not shown as the equivalent"
+"""A label twin that one side only points away from (its rule may have moved, not been
+rewritten: the evidence's ``points_away``)."""
+
+
+def _words(hit: dict, words: dict[str, str]) -> str:
+    """The relation of an alignment row in words (:data:`RELATION_WORDS`)."""
+    if hit["standing"] == "partial" and (hit.get("evidence") or {}).get("points_away"):
+        return POINTS_AWAY_WORDS
+    return words.get(hit["standing"], hit["relation"])
 
 
 def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
@@ -168,7 +178,7 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         mine = [h for h in hits if h["doc"] == d["id"]]
         words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
         shown = [
-            h | {"words": words.get(h["standing"], h["relation"])}
+            h | {"words": _words(h, words)}
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]
