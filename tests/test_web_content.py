@@ -687,3 +687,26 @@ def test_a_twin_that_only_points_away_is_not_called_rewritten(client, con):
         item = next(x for x in page.select("div.eq") if x.select_one(f'a[href="/doc/{b}"]'))
         words = item.select_one("span.rel").get_text(" ", strip=True)
         assert "only refers elsewhere" in words and "rewritten or replaced" not in words, words
+
+
+def test_a_law_whose_provisions_moved_is_not_called_one_rewritten_rule(client, con):
+    # 1997 and 2007 Law 72, "General principles": much of 1997 72A now stands in Laws 9,
+    # 10 and 23; the laws are not equivalents as wholes, and their provisions say where
+    # each rule went
+    rows = con.execute(
+        "SELECT a.a, a.b, a.evidence FROM alignments a JOIN nodes n ON n.id = a.a "
+        "JOIN nodes m ON m.id = a.b WHERE a.relation = 'partial' AND a.flagged = 0 "
+        "AND n.kind = 'law' AND m.kind = 'law' AND a.method != 'edition'"
+    ).fetchall()
+    assert ("fi-1997/72", "sv-2007/72") in {(a, b) for a, b, _ in rows}
+    for *_, evidence in rows:
+        why = json.loads(evidence)["why"]
+        if "only refers" in why or "much shorter" in why:
+            continue  # a law that points away says so instead
+        assert "laws of one number" in why and "provision's own equivalents" in why, why
+    page = get(client, "/doc/fi-1997/72")
+    item = next(x for x in page.select("div.eq") if x.select_one('a[href="/doc/sv-2007/72"]'))
+    words = item.select_one("span.rel").get_text(" ", strip=True)
+    assert words.startswith("same number") and "not an equivalent as a whole" in words
+    # a provision below a law keeps the provision's words
+    assert "same label, rewritten or replaced" in get(client, "/doc/fi-1997/13A").get_text()

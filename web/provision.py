@@ -134,6 +134,12 @@ SAME_EDITION_WORDS = {
     "unconfirmed": "same label, but the two translations differ here: not confirmed as equivalent",
 }
 """What a relation means between two translations of one edition (no rule was rewritten)."""
+LAW_PARTIAL_WORDS = (
+    "same number, its provisions rearranged, rewritten or replaced: not an equivalent as a whole"
+)
+"""A law whose number two editions share but whose content agrees only in part (1997 and
+2007 Law 72: much of 1997 72A now stands in Laws 9, 10 and 23); each provision's own
+equivalents say where its rule is now."""
 POINTS_AWAY_WORDS = "same label, but one of them only refers elsewhere: not shown as the equivalent"
 """A label twin that one side only points away from (its rule may have moved, not been
 rewritten: the evidence's ``points_away``)."""
@@ -143,6 +149,9 @@ def _words(hit: dict, words: dict[str, str]) -> str:
     """The relation of an alignment row in words (:data:`RELATION_WORDS`)."""
     if hit["standing"] == "partial" and (hit.get("evidence") or {}).get("points_away"):
         return POINTS_AWAY_WORDS
+    two_editions = words.get("partial") == RELATION_WORDS["partial"]
+    if hit["standing"] == "partial" and hit.get("kind") == "law" and two_editions:
+        return LAW_PARTIAL_WORDS
     return words.get(hit["standing"], hit["relation"])
 
 

@@ -608,7 +608,18 @@ def _evidence(
     pointer=None,
 ):
     ev = {
-        "why": why(relation, p, a, b, twin, twin_p, feats, holder, pointer),
+        "why": why(
+            relation,
+            p,
+            a,
+            b,
+            twin,
+            twin_p,
+            feats,
+            holder,
+            pointer,
+            laws=corpus.provs[a].kind == "law" and corpus.provs[b].kind == "law",
+        ),
         "terms": matched_terms(corpus, bags, lex, idf, a, b),
         "signals": {k: round(v, 3) for k, v in feats.items()},
     }

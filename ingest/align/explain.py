@@ -131,11 +131,12 @@ def why(
     feats: dict,
     holder: str | None = None,
     pointer: tuple[str, str] | None = None,
+    laws: bool = False,
 ) -> str:
     """One sentence saying what was decided and why, naming both provisions by id so it
     reads the same from either side. ``pointer``: the provision that only refers to where
     the rule now stands, and the provision it cites
-    (:meth:`.match.PairMatcher._follow_pointers`)."""
+    (:meth:`.match.PairMatcher._follow_pointers`); ``laws``: the two are whole laws."""
     lex = feats.get("lex", 0.0)
     if relation == "same" and feats.get("edition_rule"):
         return (
@@ -190,6 +191,14 @@ def why(
             f"{a_id} and {b_id} carry the same label in two translations of one edition, "
             f"but their wording differs too much to call them equivalent ({_percent(p)}): "
             f"one of them renders the rule differently or loosely, so read both."
+        )
+    if relation == "partial" and laws:
+        return (
+            f"{a_id} and {b_id} are the laws of one number, but as wholes they agree only in "
+            f"part (lexical similarity {lex:.2f}, {_percent(p)} likely to be equivalent): "
+            f"between the editions the law's provisions were rearranged, rewritten or "
+            f"replaced, so do not take one for the other; each provision's own equivalents "
+            f"say where its rule is now."
         )
     if relation == "partial":
         return (
