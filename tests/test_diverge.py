@@ -510,6 +510,26 @@ def test_a_part_found_deeper_or_elsewhere_is_not_called_missing():
     assert "el-2017 27D is fi-1997 56, elsewhere" in f["message"]
 
 
+def test_an_opening_that_holds_the_other_sides_own_text_is_not_called_missing(con):
+    """fi-1997 7B opens with its own sentence, "Kukin pelaaja ottaa kortit ...", and has
+    two parts; fi-2007 7B has no text of its own and three parts, the first of which, 7B1,
+    is that sentence word for word: nothing is missing on either side. An opening that is
+    itself divided (2007 16B1, whose (b) 2007 added) is still compared."""
+    a = _side("fi-1997", children={"7B1": "7B2", "7B2": "7B3"})
+    a.label, a.aligned_children = "7B", {"7B1", "7B2"}
+    b = _side("fi-2007", children={"7B1": None, "7B2": "7B1", "7B3": "7B2"})
+    b.label, b.aligned_children, b.own_text, b.opening = "7B", {"7B2", "7B3"}, False, "7B1"
+    assert check_structure(a, b) == [] and check_structure(b, a) == []
+    a.own_text = False  # neither side has a text of its own: 7B1 has no counterpart
+    (f,) = check_structure(a, b)
+    assert f["evidence"]["fi-2007"] == ["7B1"]
+    messages = [r[0] for r in con.execute("SELECT message FROM divergences")]
+    for doc in ("fi-2007", "sv-2007", "el-2017"):
+        assert not [m for m in messages if m.startswith(f"{doc} 7B1 has no counterpart")]
+        assert not [m for m in messages if f"{doc} has provision 7B1;" in m]
+    assert [m for m in messages if m.startswith("fi-2007 16B1 has no counterpart in fi-1997")]
+
+
 def test_no_structure_finding_calls_missing_what_the_alignment_pairs(con):
     """A sub-provision named as having no counterpart has no equivalent shown in that book."""
     rows = con.execute(

@@ -113,6 +113,12 @@ class Side:
     reach: dict[str, set[str]] = field(default_factory=dict)
     #: direct sub-provisions whose counterpart the alignment gives (not the label alone)
     aligned_children: set[str] = field(default_factory=set)
+    #: whether the provision has a text of its own (not only its sub-provisions')
+    own_text: bool = True
+    #: the label of its first sub-provision, when it has no text of its own and that one is
+    #: not divided: where the other side's own text may have gone (1997 7B's sentence is
+    #: 2007 7B1)
+    opening: str | None = None
     concepts: set[str] = field(default_factory=set)
     #: concepts of the neighbourhood (parent's own text, whole subtree): an absence
     #: is only reported when the other side lacks the concept there too
@@ -284,13 +290,24 @@ def check_structure(a: Side, b: Side) -> list[dict]:
     only_a = [k for k in away_a if (a.doc, k) not in elsewhere]
     only_b = [k for k in away_b if (b.doc, k) not in elsewhere]
     na, nb = len(a.children), len(b.children)
-    into_whole = sum(o == b.label for o in a.children.values()) + sum(
-        o == a.label for o in b.children.values()
+    if na == nb and set(only_a) == set(only_b):
+        return []  # the same labels both sides: what differs is wording, not structure
+    # the opening part of a side with no text of its own, where the other side has one,
+    # holds that text: it is the other side's opening, not a part the other lacks
+    opening = [
+        (s.doc, s.opening)
+        for s, t, only in ((a, b, only_a), (b, a, only_b))
+        if s.opening in only and t.own_text
+    ]
+    only_a = [k for k in only_a if (a.doc, k) not in opening]
+    only_b = [k for k in only_b if (b.doc, k) not in opening]
+    into_whole = (
+        sum(o == b.label for o in a.children.values())
+        + sum(o == a.label for o in b.children.values())
+        + len(opening)
     )
     if not only_a and not only_b and abs(na - nb) == into_whole:
         return []  # every part has its counterpart; one is the other side's opening text
-    if na == nb and set(only_a) == set(only_b):
-        return []  # the same labels both sides: what differs is wording, not structure
     if (
         na == nb
         and len(only_a) == len(only_b)

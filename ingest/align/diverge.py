@@ -333,7 +333,11 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         scope=scope,
         text=text,
         edition=str(c.editions[doc]),
+        own_text=bool(n["text"].strip()),
     )
+    first = next((k for k in c.kids.get(nid, []) if k in c.nodes), None)
+    if first is not None and not side.own_text and not c.kids.get(first):
+        side.opening = c.nodes[first]["label"]  # an undivided opening: one text
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
@@ -530,12 +534,16 @@ def _scope(c: _Corpus, a: str, b: str) -> str:
 def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     """Provisions of one document with no partner in another (tops of unmatched subtrees).
 
-    A provision whose counterpart exists without text (a truncated book) is not a gap.
+    A provision whose counterpart exists without text (a truncated book) is not a gap,
+    nor is the opening provision of one whose text is all in its parts when the other
+    book's counterpart of the whole has a text of its own: that text is where the opening
+    went (1997 7B "Kukin pelaaja ottaa kortit ..." is word for word the 2007 7B1, the
+    first part of a 7B with no text of its own).
     """
-    partners: dict[str, set[str]] = defaultdict(set)
+    partners: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for a, b, _ in pairs:
-        partners[a].add(c.nodes[b]["doc"])
-        partners[b].add(c.nodes[a]["doc"])
+        partners[a][c.nodes[b]["doc"]].append(b)
+        partners[b][c.nodes[a]["doc"]].append(a)
     docs = sorted({n["doc"] for n in c.nodes.values()}, key=c.order.__getitem__)
     out = []
     for nid, n in c.nodes.items():
@@ -544,6 +552,8 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
             if other == n["doc"] or other in partners[nid]:
                 continue
             if parent and other not in partners[parent]:
+                continue
+            if parent and _opening_of(c, nid, parent, partners[parent][other]):
                 continue
             law = n["law"] or n["label"]
             if (other, law) in c.textless or (other, law) in c.truncated:
@@ -560,6 +570,16 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
                 }
             )
     return out
+
+
+def _opening_of(c: _Corpus, nid: str, parent: str, counterparts: list[str]) -> bool:
+    """Whether ``nid`` opens a ``parent`` that has no text of its own while one of the
+    parent's counterparts has."""
+    return (
+        not c.nodes[parent]["text"].strip()
+        and c.kids.get(parent, [None])[0] == nid
+        and any(c.nodes[x]["text"].strip() for x in counterparts)
+    )
 
 
 def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
