@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -411,7 +412,6 @@ def test_a_row_of_one_book_under_a_shared_label_reads_in_words(client):
 def test_sentences_read_in_the_order_of_the_columns(con, client):
     # the row's reference is the newest edition (fi-2007), the columns are in the order of
     # the books (fi-1997 first): each sentence table is read left to right as the columns
-    import re
     from html import unescape
 
     docs = ["fi-1997", "fi-2007"]
@@ -431,3 +431,18 @@ def test_sentences_read_in_the_order_of_the_columns(con, client):
         sides = [s["b"] if g["doc_a"] == "fi-2007" else s["a"] for s in g["sentences"]]
         assert [unescape(c) for c in cells] == [s or "—" for s in sides]
         assert all(not s or s in " ".join(texts[left].split()) or s in texts[left] for s in sides)
+
+
+def test_divergence_evidence_is_named_in_words(con, client):
+    # a length-ratio finding's evidence: its figures named for a reader, no internal keys
+    a, b = con.execute(
+        "SELECT d.a, d.b FROM divergences d JOIN nodes n ON n.id = d.a WHERE "
+        "d.type = 'length-ratio' AND d.a LIKE 'fi-1997/%' AND n.kind != 'law' ORDER BY d.a LIMIT 1"
+    ).fetchone()
+    law = con.execute("SELECT law FROM nodes WHERE id = ?", (a,)).fetchone()[0]
+    docs = [a.split("/")[0], b.split("/")[0]]
+    page = client.get(f"/compare/{law}", params={"docs": docs}).text
+    terms = re.findall(r"<dt>([^<]*)</dt>", page)
+    assert "length ratio" in terms and "usual length ratio of the two books" in terms
+    assert not {"language_pair", "normal_ratio", "z", "chars"} & set(terms)
+    assert set(docs) <= set(terms)  # a book's own evidence stays under its id

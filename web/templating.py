@@ -55,7 +55,34 @@ def display_label(node: dict) -> str:
     return node.get("title") or node["label"]
 
 
+EVIDENCE_KEYS = {
+    "chars": "length in characters",
+    "ratio": "length ratio",
+    "normal_ratio": "usual length ratio of the two books",
+    "z": "how far from the usual (robust deviations)",
+    "count": "sub-provisions",
+    "elsewhere": "placed elsewhere by the alignment",
+    "alignment": "probability the alignment gives that they are equivalent",
+    "concepts": "glossary concepts",
+    "words": "the words",
+    "title": "title",
+}
+"""A divergence's evidence keys in words, as the compare page lists them; a book's id
+stays as it is, and a key not named here (``language_pair``: said by the books) is left
+out."""
+
+
+def evidence_items(evidence: dict) -> list[tuple[str, str, object]]:
+    """``(key, name in words, value)`` of the evidence keys a reader is shown."""
+    return [
+        (k, EVIDENCE_KEYS.get(k, k), v)
+        for k, v in evidence.items()
+        if k in EVIDENCE_KEYS or "/" not in k and "-" in k
+    ]
+
+
 TEMPLATES.env.globals.update(
+    evidence_items=evidence_items,
     node_url=node_url,
     query_url=query_url,
     lang_names=LANG_NAMES,
