@@ -528,6 +528,9 @@ def test_an_opening_that_holds_the_other_sides_own_text_is_not_called_missing(co
         assert not [m for m in messages if m.startswith(f"{doc} 7B1 has no counterpart")]
         assert not [m for m in messages if f"{doc} has provision 7B1;" in m]
     assert [m for m in messages if m.startswith("fi-2007 16B1 has no counterpart in fi-1997")]
+    gaps = {r[0] for r in con.execute("SELECT node FROM divergence_gaps WHERE other = 'fi-1997'")}
+    assert "fi-2007/7B1" not in gaps and "sv-2007/7B1" not in gaps
+    assert "fi-2007/16B1" in gaps  # "only in fi-2007": its (b) is new
 
 
 def test_no_structure_finding_calls_missing_what_the_alignment_pairs(con):

@@ -535,9 +535,9 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     """Provisions of one document with no partner in another (tops of unmatched subtrees).
 
     A provision whose counterpart exists without text (a truncated book) is not a gap,
-    nor is the opening provision of one whose text is all in its parts when the other
-    book's counterpart of the whole has a text of its own: that text is where the opening
-    went (1997 7B "Kukin pelaaja ottaa kortit ..." is word for word the 2007 7B1, the
+    nor is the undivided opening provision of one whose text is all in its parts when the
+    other book's counterpart of the whole has a text of its own: that text is where the
+    opening went (1997 7B "Kukin pelaaja ottaa kortit ..." is word for word the 2007 7B1, the
     first part of a 7B with no text of its own).
     """
     partners: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -573,10 +573,11 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
 
 
 def _opening_of(c: _Corpus, nid: str, parent: str, counterparts: list[str]) -> bool:
-    """Whether ``nid`` opens a ``parent`` that has no text of its own while one of the
-    parent's counterparts has."""
+    """Whether ``nid``, undivided, opens a ``parent`` that has no text of its own while one
+    of the parent's counterparts has (a divided opening may add parts: 2007 16B1(b))."""
     return (
         not c.nodes[parent]["text"].strip()
+        and not c.kids.get(nid)
         and c.kids.get(parent, [None])[0] == nid
         and any(c.nodes[x]["text"].strip() for x in counterparts)
     )
