@@ -409,28 +409,39 @@ def test_a_row_of_one_book_under_a_shared_label_reads_in_words(client):
     assert len(keys) == len(set(keys))
 
 
-def test_sentences_read_in_the_order_of_the_columns(con, client):
-    # the row's reference is the newest edition (fi-2007), the columns are in the order of
-    # the books (fi-1997 first): each sentence table is read left to right as the columns
+@pytest.mark.parametrize("docs", [["fi-1997", "fi-2007"], ["fi-1997", "sv-2007"]])
+def test_sentences_read_in_the_order_of_the_columns(con, client, docs):
+    # the row's reference is the newest edition, the columns are in the order of the books
+    # (fi-1997 first): each sentence table is read left to right as the columns
     from html import unescape
 
-    docs = ["fi-1997", "fi-2007"]
     r = compare(con, "6", docs)
-    groups = [g for row in r["rows"] for g in row["sentences"]] + r["sentences"]
-    assert any(g["doc_a"] == "fi-2007" for g in groups)  # read against the 2007 text
+    groups = r["sentences"] + [g for m in r["moved"] for g in m["sentences"]]
+    groups += [g for row in r["rows"] for g in row["sentences"]]  # the page's order
+    assert any(g["doc_a"] == docs[1] for g in groups)  # read against the newer book
     page = client.get("/compare/6", params={"docs": docs}).text
     tables = re.findall(r'<details class="sentences">(.*?)</details>', page, re.S)
     assert len(tables) == len(groups)
-    texts = dict(con.execute("SELECT id, text FROM nodes WHERE doc IN ('fi-1997', 'fi-2007')"))
+    texts = dict(con.execute("SELECT id, text FROM nodes WHERE doc IN (?, ?)", docs))
+    langs = dict(con.execute("SELECT id, language FROM documents"))
     for g, html in zip(groups, tables, strict=True):
         summary = re.search(r"<summary>(.*?)</summary>", html, re.S).group(1)
         assert re.findall(r"<code>([^<]+)</code>", summary) == docs
         assert re.findall(r'<th scope="col"><code>([^<]+)</code>', html) == docs
-        left = g["b"] if g["doc_a"] == "fi-2007" else g["a"]
-        cells = re.findall(r'<tr class="bead[^"]*"><td lang="fi">(.*?)</td>', html, re.S)
-        sides = [s["b"] if g["doc_a"] == "fi-2007" else s["a"] for s in g["sentences"]]
-        assert [unescape(c) for c in cells] == [s or "—" for s in sides]
-        assert all(not s or s in " ".join(texts[left].split()) or s in texts[left] for s in sides)
+        flip = g["doc_a"] == docs[1]
+        ids = (g["b"], g["a"]) if flip else (g["a"], g["b"])
+        cells = re.findall(
+            r'<tr class="bead[^"]*"><td lang="([^"]+)">(.*?)</td><td lang="([^"]+)">(.*?)</td>',
+            html,
+            re.S,
+        )
+        assert len(cells) == len(g["sentences"])
+        for (la, left, lb, right), s in zip(cells, g["sentences"], strict=True):
+            x, y = (s["b"], s["a"]) if flip else (s["a"], s["b"])
+            assert (la, lb) == (langs[docs[0]], langs[docs[1]])
+            assert (unescape(left), unescape(right)) == (x or "—", y or "—")
+            for side, nid in ((x, ids[0]), (y, ids[1])):
+                assert not side or "".join(side.split()) in "".join(texts[nid].split())
 
 
 def test_divergence_evidence_is_named_in_words(con, client):
@@ -445,4 +456,16 @@ def test_divergence_evidence_is_named_in_words(con, client):
     terms = re.findall(r"<dt>([^<]*)</dt>", page)
     assert "length ratio" in terms and "usual length ratio of the two books" in terms
     assert not {"language_pair", "normal_ratio", "z", "chars"} & set(terms)
-    assert set(docs) <= set(terms)  # a book's own evidence stays under its id
+
+
+def test_compare_cells_say_what_the_provision_page_says(con, client):
+    # a twin that only points away (1997 17E) and a law whose provisions were rearranged
+    # (1997 Law 72) are worded on the compare page as on the provision page
+    from lawgraph.web.provision import LAW_PARTIAL_WORDS, POINTS_AWAY_WORDS
+
+    page = client.get("/compare/17", params={"docs": ["fi-1997", "fi-2007"]}).text
+    assert POINTS_AWAY_WORDS in page
+    page = client.get("/compare/72", params={"docs": ["fi-1997", "sv-2007"]}).text
+    assert LAW_PARTIAL_WORDS in page
+    sentences = client.get("/sentences", params={"a": "fi-1997/17E", "b": "sv-2007/17E"})
+    assert sentences.status_code == 200 and POINTS_AWAY_WORDS[1:] in sentences.text

@@ -708,5 +708,10 @@ def test_a_law_whose_provisions_moved_is_not_called_one_rewritten_rule(client, c
     item = next(x for x in page.select("div.eq") if x.select_one('a[href="/doc/sv-2007/72"]'))
     words = item.select_one("span.rel").get_text(" ", strip=True)
     assert words.startswith("same number") and "not an equivalent as a whole" in words
+    (msg,) = con.execute(
+        "SELECT message FROM divergences WHERE type = 'rewritten' AND a = 'fi-1997/72' "
+        "AND b = 'sv-2007/72'"
+    ).fetchone()
+    assert "laws of one number" in msg and "rule under this label" not in msg
     # a provision below a law keeps the provision's words
     assert "same label, rewritten or replaced" in get(client, "/doc/fi-1997/13A").get_text()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import os
 import secrets
 import sqlite3
@@ -71,7 +72,9 @@ def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
             "b": node_b,
             "lang": lang,
             "standing": standing,
-            "standing_words": _standing_words(standing, same_edition),
+            "standing_words": _standing_words(
+                con, na, nb, standing, same_edition, node_b.kind if node_b else ""
+            ),
             "sentences": sentence_pairs(con, na, nb),
             "title": f"Sentences: {na} ↔ {nb}",
             "twin": query_url("/api/sentences", a=na, b=nb),
@@ -79,24 +82,38 @@ def sentences_page(request: Request, con: Con, a: Text, b: Text) -> Response:
     )
 
 
-def _standing_words(standing: str, same_edition: bool) -> str:
-    """How two provisions relate, in the provision page's words (:data:`RELATION_WORDS`)."""
-    from .provision import RELATION_WORDS, SAME_EDITION_WORDS
-
-    words = RELATION_WORDS | (SAME_EDITION_WORDS if same_edition else {})
-    other = {
-        "not-equivalent": "not equivalent: the same label, but not the same rule",
-        "none": "no reliable equivalent: only the closest candidate",
-        "topic": "a candidate law for the Estonian topic, not an equivalent",
-    }
-    return words.get(standing) or other.get(standing, standing)
+OTHER_STANDINGS = {
+    "not-equivalent": "not equivalent: the same label, but not the same rule",
+    "none": "no reliable equivalent: only the closest candidate",
+    "topic": "a candidate law for the Estonian topic, not an equivalent",
+}
+"""Standings the provision page words elsewhere (flagged rows and topics), in words."""
 
 
-def _standing_notes(result: dict, editions: dict[str, str]) -> None:
+def _standing_words(
+    con: sqlite3.Connection, a: str, b: str, standing: str, same_edition: bool, kind: str = ""
+) -> str:
+    """How two provisions relate, in the provision page's words
+    (:func:`.provision.relation_words`, which reads the pair's evidence: a twin that
+    points away, a law whose provisions were rearranged)."""
+    from .provision import relation_words
+
+    if standing in OTHER_STANDINGS:
+        return OTHER_STANDINGS[standing]
+    row = con.execute(
+        "SELECT evidence FROM alignments WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)",
+        (a, b, b, a),
+    ).fetchone()
+    evidence = json.loads(row[0]) if row else None
+    return relation_words(standing, standing, same_edition, kind, evidence)
+
+
+def _standing_notes(con: sqlite3.Connection, result: dict, editions: dict[str, str]) -> None:
     """Put into words how each marked cell relates to the reference of its row
     (``cell["standing"]``, from :mod:`ingest.compare`), as the provision page does: a
-    label twin of two editions rewritten or not confirmed, or two translations of one
-    edition that differ there (a cell lined up through another is worded on the page)."""
+    label twin of two editions rewritten, pointing away or not confirmed, a law whose
+    provisions were rearranged, or two translations of one edition that differ there (a
+    cell lined up through another is worded on the page)."""
     cells = list(result["versions"].values())
     cells += [c for row in result["rows"] for c in row["cells"].values()]
     for cell in cells:
@@ -104,7 +121,8 @@ def _standing_notes(result: dict, editions: dict[str, str]) -> None:
         if st and not st.get("through"):
             ref_doc = st["to"].split("/", 1)[0]
             same = editions.get(cell["doc"]) == editions.get(ref_doc)
-            st["words"] = _standing_words(st["relation"], same)
+            kind = cell.get("kind", "")
+            st["words"] = _standing_words(con, st["to"], cell["id"], st["relation"], same, kind)
 
 
 def _search_instead(request: Request, status: int, message: str, asked: str) -> Response:
@@ -200,7 +218,7 @@ def compare_page(
         raise HTTPException(400, str(exc)) from exc
     _marks(result["rows"])
     _elsewhere(result["rows"])
-    _standing_notes(result, {d["id"]: d["edition"] for d in all_docs})
+    _standing_notes(con, result, {d["id"]: d["edition"] for d in all_docs})
     lang = {d["id"]: d["language"] for d in all_docs}
     shown = list(result["docs"])
     exports = _sentence_exports(con, shown, lang)

@@ -145,14 +145,19 @@ POINTS_AWAY_WORDS = "same label, but one of them only refers elsewhere: not show
 rewritten: the evidence's ``points_away``)."""
 
 
-def _words(hit: dict, words: dict[str, str]) -> str:
-    """The relation of an alignment row in words (:data:`RELATION_WORDS`)."""
-    if hit["standing"] == "partial" and (hit.get("evidence") or {}).get("points_away"):
+def relation_words(
+    standing: str, relation: str, same_edition: bool, kind: str = "", evidence: dict | None = None
+) -> str:
+    """How two provisions relate, in words (:data:`RELATION_WORDS`, or
+    :data:`SAME_EDITION_WORDS` for two translations of one edition); of a label twin of two
+    editions, one of which only points away (:data:`POINTS_AWAY_WORDS`), or two laws
+    (``kind``) whose provisions were rearranged (:data:`LAW_PARTIAL_WORDS`), what it is."""
+    if standing == "partial" and (evidence or {}).get("points_away"):
         return POINTS_AWAY_WORDS
-    two_editions = words.get("partial") == RELATION_WORDS["partial"]
-    if hit["standing"] == "partial" and hit.get("kind") == "law" and two_editions:
+    if standing == "partial" and kind == "law" and not same_edition:
         return LAW_PARTIAL_WORDS
-    return words.get(hit["standing"], hit["relation"])
+    words = RELATION_WORDS | (SAME_EDITION_WORDS if same_edition else {})
+    return words.get(standing, relation)
 
 
 def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
@@ -185,9 +190,14 @@ def equivalence_view(con: sqlite3.Connection, node: dict) -> list[dict] | None:
         if json.loads(d["stats"]).get("topics"):
             continue  # a book of topics, not provisions: its topics are listed separately
         mine = [h for h in hits if h["doc"] == d["id"]]
-        words = RELATION_WORDS | (SAME_EDITION_WORDS if d["edition"] == edition else {})
+        same = d["edition"] == edition
         shown = [
-            h | {"words": _words(h, words)}
+            h
+            | {
+                "words": relation_words(
+                    h["standing"], h["relation"], same, h.get("kind", ""), h.get("evidence")
+                )
+            }
             for h in mine
             if not h["flagged"] and h["relation"] != "topic"
         ]

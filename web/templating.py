@@ -67,17 +67,16 @@ EVIDENCE_KEYS = {
     "words": "the words",
     "title": "title",
 }
-"""A divergence's evidence keys in words, as the compare page lists them; a book's id
-stays as it is, and a key not named here (``language_pair``: said by the books) is left
-out."""
+"""A divergence's evidence keys in words, as the compare page lists them (a book's id and
+a key not named here are shown as they are)."""
+HIDDEN_EVIDENCE = frozenset({"language_pair"})
+"""Evidence keys a reader is not shown: what the two books named beside it say already."""
 
 
 def evidence_items(evidence: dict) -> list[tuple[str, str, object]]:
     """``(key, name in words, value)`` of the evidence keys a reader is shown."""
     return [
-        (k, EVIDENCE_KEYS.get(k, k), v)
-        for k, v in evidence.items()
-        if k in EVIDENCE_KEYS or "/" not in k and "-" in k
+        (k, EVIDENCE_KEYS.get(k, k), v) for k, v in evidence.items() if k not in HIDDEN_EVIDENCE
     ]
 
 

@@ -599,6 +599,13 @@ def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
             f"{c.editions[da]} and {c.editions[db]} editions the rule under this label was "
             f"rewritten or replaced ({odds})"
         )
+    if c.nodes[a]["kind"] == "law" == c.nodes[b]["kind"] and c.editions[da] != c.editions[db]:
+        msg = (
+            f"{a} and {b} are the laws of one number, but as wholes they do not say the "
+            f"same: between the {c.editions[da]} and {c.editions[db]} editions the law's "
+            f"provisions were rearranged, rewritten or replaced ({odds}); each provision's "
+            f"own equivalents say where its rule is now"
+        )
     away = c.points_away.get((a, b))
     if away and c.editions[da] != c.editions[db]:
         other = b if away[0] == a else a
