@@ -335,9 +335,9 @@ def _side(c: _Corpus, nid: str, other_id: str, scope: str) -> Side:
         edition=str(c.editions[doc]),
         own_text=bool(n["text"].strip()),
     )
-    first = next((k for k in c.kids.get(nid, []) if k in c.nodes), None)
-    if first is not None and not side.own_text and not c.kids.get(first):
-        side.opening = c.nodes[first]["label"]  # an undivided opening: one text
+    first = _opening(c, nid)
+    if first is not None:
+        side.opening = c.nodes[first]["label"]
     for m in members:
         cites = c.cites.get(m, [])
         spans = [(x["start"], x["end"]) for x in cites if x["field"] == "text"]
@@ -572,15 +572,20 @@ def _gaps(c: _Corpus, pairs: list[tuple[str, str, float]]) -> list[dict]:
     return out
 
 
+def _opening(c: _Corpus, nid: str) -> str | None:
+    """The first part of ``nid`` when ``nid`` has no text of its own and that part is not
+    divided: where another book's own text of the whole may have gone (a divided opening
+    may add parts: 2007 16B1(b))."""
+    kids = c.kids.get(nid)
+    if not kids or c.nodes[nid]["text"].strip() or c.kids.get(kids[0]):
+        return None
+    return kids[0]
+
+
 def _opening_of(c: _Corpus, nid: str, parent: str, counterparts: list[str]) -> bool:
-    """Whether ``nid``, undivided, opens a ``parent`` that has no text of its own while one
-    of the parent's counterparts has (a divided opening may add parts: 2007 16B1(b))."""
-    return (
-        not c.nodes[parent]["text"].strip()
-        and not c.kids.get(nid)
-        and c.kids.get(parent, [None])[0] == nid
-        and any(c.nodes[x]["text"].strip() for x in counterparts)
-    )
+    """Whether ``nid`` is the :func:`_opening` of ``parent`` while one of the parent's
+    counterparts has a text of its own."""
+    return _opening(c, parent) == nid and any(c.nodes[x]["text"].strip() for x in counterparts)
 
 
 def _rewritten_finding(c: _Corpus, a: str, b: str, score: float) -> dict:
