@@ -276,6 +276,56 @@ def test_sentence_alignment_inside_equivalents(con):
     assert sentence_pairs(con, "fi-1997/16A", "sv-2007/16A") == []
 
 
+def test_a_national_note_is_a_sentence_of_its_own_that_nothing_pairs(con):
+    # el-2017 prints notes for Greece, "(στην Ελλάδα …)", that no other book has: each is
+    # one whole sentence in a bead of its own, after the sentence it follows, and the
+    # sentences around it pair as they would without it (read in 40A1(b): "Κάθε ζεύγος
+    # έχει καθήκον…" is "Varje par har en skyldighet…", "Η Ρυθμιστική Αρχή καθορίζει…"
+    # is "Den Ansvariga Organisationen bestämmer…", then the note)
+    beads = sentence_pairs(con, "el-2017/40A1(b)", "sv-2007/40A1(b)")
+    assert [b["bead"] for b in beads] == ["1-1", "1-1", "1-0"]
+    assert beads[0]["a"].startswith("Κάθε ζεύγος") and beads[0]["b"].startswith("Varje par")
+    assert beads[1]["b"].startswith("Den Ansvariga Organisationen bestämmer")
+    assert beads[2]["a"].startswith("(στην Ελλάδα") and beads[2]["a"].endswith(")")
+    # the sides swapped, the note is a 0-1 bead
+    assert sentence_pairs(con, "sv-2007/40A1(b)", "el-2017/40A1(b)")[2]["bead"] == "0-1"
+    notes = con.execute(
+        "SELECT a_text, b_text, bead FROM sentence_pairs WHERE a_text LIKE ? OR b_text LIKE ?",
+        ("%στην Ελλάδα%", "%στην Ελλάδα%"),
+    ).fetchall()
+    assert len(notes) > 10
+    for a_text, b_text, bead in notes:
+        note, other = (a_text, b_text) if "στην Ελλάδα" in a_text else (b_text, a_text)
+        assert note.startswith("(") and note.endswith(")") and other == ""
+        assert bead in ("1-0", "0-1")
+
+
+def test_a_note_in_the_middle_of_a_text_keeps_its_place():
+    from lawgraph.ingest.align.sentences import Splitter, _pieces, _with_notes
+
+    text = "Ensin tämä. Sitten (στην Ελλάδα, κάτι άλλο) tuo. Lopuksi se."
+    assert _pieces(text) == [
+        (False, "Ensin tämä. Sitten"),
+        (True, "(στην Ελλάδα, κάτι άλλο)"),
+        (False, "tuo. Lopuksi se."),
+    ]
+    splitter = Splitter()
+    splitter.prime([("x", "fi", text), ("y", "fi", "Ei huomautusta. Kaksi lausetta.")])
+    sents, _ = splitter.cache["x"]
+    [note] = splitter.notes["x"]
+    assert sents[note] == "(στην Ελλάδα, κάτι άλλο)" and sents[0] == "Ensin tämä."
+    assert "y" not in splitter.notes and len(splitter.cache["y"][0]) == 2
+    # notes go after the bead that holds the sentence before them, on their own side
+    beads = [([0], [0], 0.5), ([1], [1], 0.4), ([3, 4], [2], 0.6)]
+    assert _with_notes(beads, frozenset({2}), frozenset()) == [
+        ([0], [0], 0.5), ([1], [1], 0.4), ([2], [], 0.0), ([3, 4], [2], 0.6)
+    ]  # fmt: skip
+    assert _with_notes(beads[1:], frozenset({0}), frozenset())[0] == ([0], [], 0.0)
+    assert _with_notes([([0], [0], 0.5)], frozenset(), frozenset({1, 2}))[1:] == [
+        ([], [1], 0.0), ([], [2], 0.0)
+    ]  # fmt: skip
+
+
 def test_topics_to_every_book_or_none(con):
     topics = [r[0] for r in con.execute("SELECT id FROM nodes WHERE kind = 'topic' AND text != ''")]
     assert len(topics) > 100

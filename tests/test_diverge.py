@@ -99,6 +99,16 @@ def test_a_sentence_without_counterpart_is_an_omission_but_a_lead_in_is_not():
     assert "fi-1997 has a sentence el-2017 lacks" in f["message"]
 
 
+def test_a_national_note_without_counterpart_is_not_a_missing_sentence():
+    # the national-addition check reports el-2017's notes for Greece
+    note = "(στην Ελλάδα, ο Διοργανωτής Αγώνων μπορεί να περιορίζει ή να απαγορεύει τα ψυχίκ)"
+    a = _side("el-2017", unmatched=[note, "Ένας παίκτης δεν μπορεί να συμβουλεύεται καμία "
+                                    "βοήθεια στη μνήμη κατά τη διάρκεια των αγορών."])  # fmt: skip
+    b = _side("sv-2007")
+    [f] = check_sentences(a, b)
+    assert f["evidence"]["el-2017"][0].startswith("Ένας παίκτης")
+
+
 @pytest.mark.parametrize(
     ("fi", "sv", "expected"),
     [

@@ -487,7 +487,8 @@ def _tabular(sentence: str) -> bool:
 def check_sentences(a: Side, b: Side) -> list[dict]:
     """Sentences one side has and the other lacks (the sentence alignment of the pair put
     them in a 1-0 or 0-1 bead, and the other side has no rendering of most of their words
-    anywhere): an omission or an addition."""
+    anywhere): an omission or an addition. A national note is no translation's fault (the
+    national-addition check reports it)."""
     out = []
     for s, o in ((a, b), (b, a)):
         lonely = [
@@ -495,6 +496,7 @@ def check_sentences(a: Side, b: Side) -> list[dict]:
             for t in s.unmatched
             if len(words(t)) >= SENTENCE_MIN_WORDS
             and not _tabular(t)
+            and not GREEK_NOTE.fullmatch(t)  # a national note: the national-addition check
             and not _said_elsewhere(s, o, t)
         ]
         for text in lonely:

@@ -16,6 +16,7 @@ import re
 import sqlite3
 
 from .. import nlp
+from .checks import GREEK_NOTE
 from .lexicon import Lexicon, own_similarity, tokens
 
 SCHEMA = """
@@ -103,26 +104,41 @@ def align_sentences(
 
 
 class Splitter:
-    """Sentences and their lemma tokens per provision, computed once."""
+    """Sentences and their lemma tokens per provision, computed once. A national note of
+    one translation (el-2017's ``(στην Ελλάδα …)``) is a sentence of its own, whole,
+    and :attr:`notes` holds its index: no other book has it, so it is never paired."""
 
     def __init__(self) -> None:
         self.cache: dict[str, tuple[list[str], list[list[str]]]] = {}
+        self.notes: dict[str, frozenset[int]] = {}
 
     def prime(self, items: list[tuple[str, str, str]]) -> None:
         """Split many ``(node id, language, text)`` at once (one spaCy batch per language)."""
-        todo: dict[str, list[tuple[str, str]]] = {}
+        todo: dict[str, list[tuple[str, int, str]]] = {}
+        pieces: dict[str, tuple[str, list[tuple[bool, str]]]] = {}
         for nid, lang, text in items:
-            if nid in self.cache:
+            if nid in self.cache or nid in pieces:
                 continue
-            text = text.strip()
-            if not text or not _INNER_END.search(text):
-                self._put(nid, lang, [text] if text else [])
-            else:
-                todo.setdefault(lang, []).append((nid, text))
-        for lang, pairs in todo.items():
-            done = nlp.sentences_many(lang, [t for _, t in pairs])
-            for (nid, _), sents in zip(pairs, done, strict=True):
-                self._put(nid, lang, sents)
+            parts = _pieces(text)
+            pieces[nid] = (lang, parts)
+            for k, (is_note, piece) in enumerate(parts):
+                if not is_note and _INNER_END.search(piece):
+                    todo.setdefault(lang, []).append((nid, k, piece))
+        split: dict[tuple[str, int], list[str]] = {}
+        for lang, jobs in todo.items():
+            done = nlp.sentences_many(lang, [t for _, _, t in jobs])
+            for (nid, k, _), found in zip(jobs, done, strict=True):
+                split[(nid, k)] = found
+        for nid, (lang, parts) in pieces.items():
+            sents: list[str] = []
+            notes = set()
+            for k, (is_note, piece) in enumerate(parts):
+                if is_note:
+                    notes.add(len(sents))
+                sents += split.get((nid, k), [piece])
+            self._put(nid, lang, sents)
+            if notes:
+                self.notes[nid] = frozenset(notes)
 
     def _put(self, nid: str, lang: str, sents: list[str]) -> None:
         self.cache[nid] = (sents, [tokens(lang, x) for x in sents])
@@ -131,6 +147,18 @@ class Splitter:
         if node_id not in self.cache:
             self.prime([(node_id, lang, text)])
         return self.cache[node_id]
+
+
+def _pieces(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut at its national notes: (is a note, stripped piece), empty pieces out."""
+    out: list[tuple[bool, str]] = []
+    at = 0
+    for m in GREEK_NOTE.finditer(text):
+        out.append((False, text[at : m.start()].strip()))
+        out.append((True, m.group().strip()))
+        at = m.end()
+    out.append((False, text[at:].strip()))
+    return [(is_note, piece) for is_note, piece in out if piece]
 
 
 _INNER_END = re.compile(r"[.!?;:]\s+\S")
@@ -153,21 +181,53 @@ def sentence_rows(
     sb, tb = splitter.get(b, lang_b, text_b)
     if not sa or not sb:
         return []
-    rows = []
-    beads = align_sentences(sa, sb, lang_a, lang_b, lex, ratio, ta, tb)
-    for n, (ia, ib, s) in enumerate(beads):
-        rows.append(
-            (
-                a,
-                b,
-                n,
-                f"{len(ia)}-{len(ib)}",
-                " ".join(sa[i] for i in ia),
-                " ".join(sb[j] for j in ib),
-                round(s, 3),
-            )
+    na, nb = splitter.notes.get(a, frozenset()), splitter.notes.get(b, frozenset())
+    keep_a = [i for i in range(len(sa)) if i not in na]
+    keep_b = [j for j in range(len(sb)) if j not in nb]
+    beads: list[tuple[list[int], list[int], float]] = []
+    if keep_a and keep_b:
+        inner = align_sentences(
+            [sa[i] for i in keep_a],
+            [sb[j] for j in keep_b],
+            lang_a,
+            lang_b,
+            lex,
+            ratio,
+            [ta[i] for i in keep_a],
+            [tb[j] for j in keep_b],
         )
-    return rows
+        beads = [([keep_a[i] for i in ia], [keep_b[j] for j in ib], s) for ia, ib, s in inner]
+    else:
+        beads = [([i], [], 0.0) for i in keep_a] + [([], [j], 0.0) for j in keep_b]
+    beads = _with_notes(beads, na, nb)
+    return [
+        (
+            a,
+            b,
+            n,
+            f"{len(ia)}-{len(ib)}",
+            " ".join(sa[i] for i in ia),
+            " ".join(sb[j] for j in ib),
+            round(s, 3),
+        )
+        for n, (ia, ib, s) in enumerate(beads)
+    ]
+
+
+def _with_notes(
+    beads: list[tuple[list[int], list[int], float]], na: frozenset[int], nb: frozenset[int]
+) -> list[tuple[list[int], list[int], float]]:
+    """The beads with each national note as a bead of its own (``1-0`` or ``0-1``), after
+    the bead that holds the sentence before it on its side."""
+    out = list(beads)
+    for side, notes in ((0, na), (1, nb)):
+        for note in sorted(notes):
+            at = 0  # after the last bead holding a sentence of this side before the note
+            for k, (ia, ib, _) in enumerate(out):
+                if any(i < note for i in (ib if side else ia)):
+                    at = k + 1
+            out.insert(at, ([note], [], 0.0) if side == 0 else ([], [note], 0.0))
+    return out
 
 
 def write_sentences(con: sqlite3.Connection, rows: list[tuple]) -> None:
