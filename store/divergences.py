@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 
@@ -30,6 +31,17 @@ __all__ = [
 #: Orders a divergence report can be sorted in.
 SORTS = ("score", "label", "type", "severity", "weight")
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+ASCENDING_FIRST = ("label", "type")
+"""Sorts a reader wants in their natural order first (laws 1, 2 … 93; types A-Z); the
+others highest first."""
+
+
+def label_key(label: str | None) -> tuple:
+    """A provision label in the books' order: its numbers as numbers (law 9 before law 68,
+    ``9A2`` before ``9A10``), a label without a leading law number (``SR3``, ``fn/12``)
+    after the laws."""
+    parts = re.findall(r"\d+|\D+", label or "")
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in parts)
 
 
 class DivergenceError(ValueError):
@@ -94,9 +106,13 @@ def sort_findings(rows: list[dict], sort: str, desc: bool = True) -> list[dict]:
     """``rows`` sorted by one of :data:`SORTS` (``desc``: highest first)."""
     keys = {
         "score": lambda r: (r.get("score") or 0, r["weight"]),
-        "label": lambda r: (r["label"] or "",),
-        "type": lambda r: (r["type"], r["label"] or ""),
-        "severity": lambda r: (-SEVERITY_ORDER.get(r["severity"], 3), r["weight"]),
+        "label": lambda r: (label_key(r["label"]), r["type"]),
+        "type": lambda r: (r["type"], label_key(r["label"])),
+        "severity": lambda r: (
+            -SEVERITY_ORDER.get(r["severity"], 3),
+            r.get("score") or 0,
+            r["weight"],
+        ),
         "weight": lambda r: (r["weight"],),
     }
     return sorted(rows, key=keys[sort], reverse=desc)

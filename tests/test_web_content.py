@@ -12,7 +12,7 @@ from pages import page as get
 
 from lawgraph.ingest.align import calibration
 from lawgraph.ingest.align.query import aligned
-from lawgraph.store.divergences import divergence_counts, divergences
+from lawgraph.store.divergences import divergence_counts, divergences, label_key
 from lawgraph.store.glossary import concepts
 from lawgraph.web.provision import RELATION_WORDS
 
@@ -298,6 +298,42 @@ def test_search_zero_results_suggests_a_glossary_term(client, con):
     assert "/glossary/revoke" in links
 
 
+def test_the_report_sorted_by_provision_reads_in_law_order(client):
+    # the laws in the books' order (6, 7, 9 before 68, 79, 93), not as strings
+    query = "a=fi-1997&b=sv-2007&family=all&type=all&sort=label&desc=false"
+    api = client.get(f"/api/divergences?{query}")
+    labels = [r["label"] for r in api.json()["results"]]
+    laws = [int(m.group()) for x in labels if (m := re.match(r"\d+", x))]
+    assert len(laws) > 100 and laws == sorted(laws) and laws[0] < 10 < laws[-1]
+    assert labels.index(next(x for x in labels if x.startswith("9"))) < labels.index(
+        next(x for x in labels if x.startswith("68"))
+    )
+    # the header's first click asks for that order; a score's, highest first
+    page = get(client, "/divergences?a=fi-1997&b=sv-2007")
+    heads = {
+        a.get_text(strip=True).rstrip("▲▼ "): a["href"] for a in page.select("table.report th a")
+    }
+    assert "sort=label" in heads["Provision"] and "desc=false" in heads["Provision"]
+    assert "desc=true" in heads["Severity"] and "desc=false" in heads["Pair score"]  # toggles
+    # within a severity, the highest pair score first
+    rows = client.get("/api/divergences?a=fi-1997&b=sv-2007&sort=severity").json()["results"]
+    for level in ("high", "medium"):
+        scores = [r["score"] or 0 for r in rows if r["severity"] == level]
+        assert len(scores) > 3 and scores == sorted(scores, reverse=True)
+
+
+def test_national_additions_are_no_type_of_the_report_table(client):
+    # the page lists them apart; asking the table for them says where they are
+    page = get(client, "/divergences?a=fi-2007&b=sv-2007")
+    options = [o["value"] for o in page.select("select[name=type] option")]
+    assert "numbers" in options and "national-addition" not in options
+    assert page.find(string=re.compile("National additions"))
+    r = client.get("/divergences?a=fi-2007&b=sv-2007&type=national-addition")
+    assert r.status_code == 400 and "lists them apart" in r.text
+    api = client.get("/api/divergences?a=fi-2007&b=sv-2007&type=national-addition").json()
+    assert api["total"] > 10
+
+
 def test_divergence_report_sorts_filters_and_downloads(client, con):
     page = get(client, "/divergences?a=el-2017&b=sv-2007&type=numbers&sort=label&desc=false")
     rows = page.select("table.report > tbody > tr")
@@ -305,7 +341,7 @@ def test_divergence_report_sorts_filters_and_downloads(client, con):
     assert len(rows) == min(len(expected), 100) > 0
     assert {r.find_all("td")[1].get_text() for r in rows} == {"numbers"}
     labels = [r.td["data-value"] for r in rows]
-    assert labels == sorted(labels)
+    assert labels == sorted(labels, key=label_key)
     href = page.find("a", string="Download CSV")["href"]
     body = client.get(href)
     assert body.headers["content-type"].startswith("text/csv")

@@ -411,6 +411,12 @@ def divergences_page(
     a, b = _pair(con, a, b)
     if sort not in SORTS:
         sort = "score"
+    if type == "national-addition":
+        raise HTTPException(
+            400,
+            "national additions are not divergences of a translation: this page lists them "
+            "apart, below the findings (or ask /api/divergences?type=national-addition)",
+        )
     docs = {d["id"]: d for d in store.documents(con)}
     same_edition = docs[a]["edition"] == docs[b]["edition"]
     if not family:
@@ -451,7 +457,7 @@ def divergences_page(
         from lawgraph.store.divergences import TYPES, pair_report
 
         report = pair_report(con, a, b) | {
-            "types": TYPES,
+            "types": [t for t in TYPES if t != "national-addition"],  # listed apart
             "shown_by_type": by_type,
             "quiet_hidden": quiet_hidden,
         }
@@ -486,6 +492,7 @@ def divergences_page(
             "lang": lang,
             "state": state,
             "family": family,
+            "ascending_first": divergences.ASCENDING_FIRST,
             "same_edition": same_edition,
             "topic_book": next((d for d in (a, b) if _topic_book(docs[d])), None),
             "national": national,
