@@ -1,5 +1,6 @@
 """Every HTML page: status, title, escaping, language attributes, error pages."""
 
+import json
 import re
 import sqlite3
 
@@ -625,3 +626,62 @@ def test_what_a_cross_language_search_adds_is_worded_by_its_relation(client):
     assert ("equivalent of" in words) == bool(relations & {"same", "renumbered", "moved"})
     if "partial" in relations:
         assert "same label, not an equivalent, as" in words
+
+
+def test_a_national_rule_is_named_with_its_country_and_not_sought_elsewhere(client):
+    # sv-2007 Law 98 (SE) is a Swedish supplement; its sections carry no code of their own
+    for path in ("/doc/sv-2007/98", "/doc/sv-2007/98A", "/doc/fi-1997/BL6"):
+        page = soup(client.get(path))
+        text = page.get_text(" ", strip=True)
+        assert re.search(r"National supplement \((SE|FI)\)\.", text), path
+        assert "()" not in text
+        panel = page.select_one("section[aria-labelledby=eq-h]").get_text(" ", strip=True)
+        assert "A national rule of" in panel and "No reliable equivalent" not in panel, path
+    # a provision of the Laws says nothing of the kind
+    assert "National supplement" not in soup(client.get("/doc/sv-2007/16B")).get_text()
+
+
+def test_nodes_the_alignment_does_not_line_up_say_so(client):
+    for path, what in (
+        ("/doc/sv-2007/index/78", "index entry"),
+        ("/doc/fi-1997/fn/19", "footnote"),
+    ):
+        panel = soup(client.get(path)).select_one("section[aria-labelledby=eq-h]")
+        words = panel.get_text(" ", strip=True)
+        assert f"this {what} is not" in words and "No reliable equivalent" not in words
+
+
+def test_an_index_cross_reference_leads_to_its_entry(client, con):
+    # sv-2007 "Korrigering – Revoke" says only "see Revoke"; el-2017 "ΕΠΑΝΟΡΘΩΣΗ" says see
+    # "Επανορθωτική Βαθμολογία", whose heading the index prints in capitals
+    page = soup(client.get("/doc/sv-2007/index/78"))
+    link = page.select_one("p.see a")
+    assert link["href"] == "/doc/sv-2007/index/265" and link.get_text() == "Revoke"
+    link = soup(client.get("/doc/el-2017/index/334")).select_one("p.see a")
+    assert link["href"] == "/doc/el-2017/index/350"
+    assert soup(client.get(link["href"])).h1.get_text(strip=True) == "ΕΠΑΝΟΡΘΩΤΙΚΗ ΒΑΘΜΟΛΟΓΙΑ"
+    # every entry with a cross-reference shows it, linked where the book has that heading
+    entries = [
+        nid
+        for nid, attrs in con.execute("SELECT id, attrs FROM nodes WHERE kind = 'index_term'")
+        if json.loads(attrs).get("see")
+    ]
+    linked = 0
+    for nid in entries:
+        see = soup(client.get("/doc/" + nid)).select_one("p.see")
+        assert see is not None, nid
+        linked += len(see.select("a"))
+    assert len(entries) > 40 and linked > len(entries) * 0.75
+
+
+def test_footnotes_and_other_unlabelled_nodes_are_named_in_words(client):
+    page = soup(client.get("/doc/fi-1997/fn/19"))
+    assert page.h1.get_text(" ", strip=True) == "Footnote * at 62B2"
+    assert page.h1.a["href"] == "/doc/fi-1997/62B2"
+    assert page.title.get_text().startswith("fi-1997 footnote 19")
+    # a footnote citing a law is named in words where the law lists what cites it
+    cited = soup(client.get("/doc/sv-2007/4")).get_text(" ", strip=True)
+    assert "footnote 1" in cited and "fn/1" not in cited
+    # an index entry listing a definition names it by its title
+    listed = soup(client.get("/doc/sv-2007/index/343")).select_one("p.targets a")
+    assert listed["href"] == "/doc/sv-2007/def/stick" and "def/" not in listed.get_text()

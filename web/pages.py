@@ -24,7 +24,7 @@ from lawgraph.store.title_only import title_only
 
 from . import compare_pages, feature_pages, graph_pages
 from .provision import provision_view
-from .templating import LANG_NAMES, STATIC, TEMPLATES, node_url, query_url, render
+from .templating import LANG_NAMES, STATIC, TEMPLATES, book_label, node_url, query_url, render
 
 __all__ = ["LANG_NAMES", "STATIC", "TEMPLATES", "router"]
 
@@ -99,7 +99,8 @@ def node_page(request: Request, doc_id: str, label: str, con: Con, came: Text = 
     view["came"] = _came(con, came, nid)
     n = view["n"]
     doc = store.document(con, doc_id)
-    name = n["label"] if n["kind"] in ("law", "section", "subsection", "item", "subitem") else ""
+    lawlike = n["kind"] in ("law", "section", "subsection", "item", "subitem")
+    name = n["label"] if lawlike else "" if n["title"] else book_label(nid, n["label"])
     title = " ".join(x for x in (doc_id, name, n["title"]) if x) or nid
     return render(
         request, "node.html", view | {"doc": doc, "title": title, "twin": f"/api/nodes/{nid}"}

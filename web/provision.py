@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections import defaultdict
 
 from lawgraph.ingest.model import decode_attrs
@@ -46,10 +47,16 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     ):
         cites[c["source"]][c["field"]].append(dict(c))
     listed = [f"{r['doc']}/{t}" for r in rows for t in r["attrs"].get("targets", [])]
+    # each listed node's name: a law label as it is, a definition or preface by its title
     known = (
-        {x[0] for x in con.execute(f"SELECT id FROM nodes WHERE id IN ({_in(listed)})", listed)}
+        {
+            x[0]: x[1] if x[2] in LAW_KINDS else (x[3] or x[1])
+            for x in con.execute(
+                f"SELECT id, label, kind, title FROM nodes WHERE id IN ({_in(listed)})", listed
+            )
+        }
         if listed
-        else set()
+        else {}
     )
     by_id = {}
     footnotes = []
@@ -57,9 +64,12 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
         r["cites"] = cites[r["id"]]
         # an index entry may name a label its book lacks: shown, but not as a dead link
         r["targets"] = [
-            (t, f"{r['doc']}/{t}" if f"{r['doc']}/{t}" in known else None)
+            (known[f"{r['doc']}/{t}"], f"{r['doc']}/{t}")
+            if f"{r['doc']}/{t}" in known
+            else (t, None)
             for t in r["attrs"].get("targets", [])
         ]
+        r["see"] = _see(con, r) if r["kind"] == "index_term" else []
         r["children"] = []
         by_id[r["id"]] = r
         if r["kind"] == "footnote" and r["depth"] > 0:
@@ -67,6 +77,38 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
         elif r["parent"] in by_id and r["depth"] > 0:
             by_id[r["parent"]]["children"].append(r)
     return by_id[node_id], footnotes, ids
+
+
+def _see(con: sqlite3.Connection, entry: dict) -> list[tuple[str, str | None]]:
+    """An index entry's cross-references ("see Revoke"): each with the entry of its book
+    that has that heading, if one has (None: shown, not linked)."""
+    see = entry["attrs"].get("see", [])
+    if not see:
+        return []
+    headings: dict[str, str] = {}
+    for nid, title in con.execute(
+        "SELECT id, title FROM nodes WHERE doc = ? AND kind = 'index_term' ORDER BY ord",
+        (entry["doc"],),
+    ):
+        headings.setdefault(_plain(title or ""), nid)
+
+    def entry_of(term: str) -> str | None:
+        plain = _plain(term)
+        if plain in headings:
+            return headings[plain]
+        # a heading the term opens ("Επικοινωνία": "ΕΠΙΚΟΙΝΩΝΙΑ, ΡΥΘΜΟΣ ΚΑΙ ΠΑΡΑΠΛΑΝΗΣΗ")
+        return next(
+            (i for h, i in headings.items() if "–" not in h and h.startswith(plain + ",")),
+            None,
+        )
+
+    return [(term, entry_of(term)) for term in see]
+
+
+def _plain(text: str) -> str:
+    """Case and accents away ("Επανορθωτική" is the heading "ΕΠΑΝΟΡΘΩΤΙΚΗ")."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:
@@ -324,12 +366,34 @@ def node_divergences(con: sqlite3.Connection, node_id: str) -> list[dict] | None
     return None if fn is None else fn(con, node_id)
 
 
+ALIGNED_KINDS = (*LAW_KINDS, "definition", "topic")
+"""Kinds of node the alignment lines up across the books (no index entry, footnote,
+chapter heading or preface)."""
+
+
+def national_code(con: sqlite3.Connection, node: dict) -> str | None:
+    """For a node of a national supplement: the country code its law names (``SE``,
+    ``FI``), or ``""`` if none does; None for a node of the Laws themselves."""
+    if not node["attrs"].get("supplement"):
+        return None
+    code = node["attrs"].get("national")
+    if not code and node.get("law"):
+        row = con.execute(
+            "SELECT attrs FROM nodes WHERE doc = ? AND kind = 'law' AND label = ?",
+            (node["doc"], node["law"]),
+        ).fetchone()
+        code = decode_attrs(row[0]).get("national") if row else None
+    return code or ""
+
+
 def provision_view(con: sqlite3.Connection, node_id: str) -> dict:
     """Everything the provision page shows for ``node_id`` (an existing node id)."""
     root, footnotes, inside = tree(con, node_id)
     prev, nxt = neighbours(con, root)
     return {
         "n": root,
+        "national": national_code(con, root),
+        "aligned_kind": root["kind"] in ALIGNED_KINDS,
         "footnotes": footnotes,
         "breadcrumbs": breadcrumbs(con, root),
         "cites": cites(con, node_id, inside),

@@ -44,15 +44,32 @@ def book_label(node_id_or_doc: str, label: str) -> str:
 
     >>> book_label("el-2017/20F5(a)", "20F5(a)"), book_label("sv-2007", "20F5(a)")
     ('20ΣΤ5(α)', '20F5(a)')
+    >>> book_label("sv-2007/fn/1", "fn/1"), book_label("sv-2007", "def/stick")
+    ('footnote 1', 'definition stick')
     """
+    kind, slash, rest = label.partition("/")
+    if slash and kind in LABEL_KINDS:  # a footnote, definition, index entry …: no law label
+        return f"{LABEL_KINDS[kind]} {rest}"
     return greek_label(label) if node_id_or_doc.startswith("el-") else label
 
 
+LABEL_KINDS = {
+    "fn": "footnote",
+    "def": "definition",
+    "index": "index entry",
+    "preface": "preface",
+    "chapter": "chapter",
+    "topic": "topic",
+}
+"""The first part of a label that is no law label, in words (``fn/6``: footnote 6)."""
+
+
 def display_label(node: dict) -> str:
-    """What to call a node in lists: its label (as its book prints it), else its title."""
+    """What to call a node in lists: its label (as its book prints it), else its title,
+    else its label in words (``footnote 6``)."""
     if node.get("kind") in LAW_KINDS:
         return book_label(node.get("id") or node.get("doc", ""), node["label"])
-    return node.get("title") or node["label"]
+    return node.get("title") or book_label(node.get("id", ""), node["label"])
 
 
 EVIDENCE_KEYS = {
@@ -80,8 +97,17 @@ def evidence_items(evidence: dict) -> list[tuple[str, str, object]]:
     ]
 
 
+KIND_WORDS = {
+    "index_term": "index entry",
+    "footnote": "footnote",
+    "chapter": "chapter heading",
+    "preface": "preface",
+}
+"""Node kinds in words, where the kind's own name is not a word."""
+
 TEMPLATES.env.globals.update(
     evidence_items=evidence_items,
+    kind_words=KIND_WORDS,
     node_url=node_url,
     query_url=query_url,
     lang_names=LANG_NAMES,
