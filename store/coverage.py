@@ -11,12 +11,19 @@ from . import divergences, documents, has_table
 from .features import feature
 
 
-def _law_key(label: str) -> tuple:
-    """Laws by number, national supplements (``SR3``, ``BL6``) after them."""
+def _law_key(label: str, first: int = 0) -> tuple:
+    """Laws by number, national supplements (``SR3``, ``BL6``) after them: each series in
+    the order a book prints it (``first``: its first law's place in its book), then by
+    number."""
     m = re.match(r"^([A-Z]*)(\d+)$", label)
     if m is None:
-        return (2, label, 0)
-    return (1 if m.group(1) else 0, m.group(1), int(m.group(2)))
+        return (2, 0, label, 0)
+    return (1 if m.group(1) else 0, first if m.group(1) else 0, m.group(1), int(m.group(2)))
+
+
+def _letters(label: str) -> str:
+    """The letters a law label opens with (``SR`` of ``SR3``; none for ``12``)."""
+    return label[: len(label) - len(label.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
 
 
 def topic_counts(con: sqlite3.Connection) -> dict[str, int]:
@@ -43,7 +50,11 @@ def coverage(con: sqlite3.Connection) -> dict:
     """
     docs = documents(con)
     laws: dict[str, dict] = {}
-    for row in con.execute("SELECT id, doc, label, title, attrs FROM nodes WHERE kind = 'law'"):
+    series: dict[tuple[str, str], int] = {}  # (book, letters of a supplement) -> first place
+    for row in con.execute(
+        "SELECT id, doc, label, title, attrs, ord FROM nodes WHERE kind = 'law' ORDER BY ord"
+    ):
+        series.setdefault((row["doc"], _letters(row["label"])), row["ord"])
         attrs = decode_attrs(row["attrs"])
         entry = laws.setdefault(
             row["label"], {"docs": {}, "supplement": bool(attrs.get("supplement"))}
@@ -54,7 +65,11 @@ def coverage(con: sqlite3.Connection) -> dict:
     counts = counts_fn(con) if counts_fn else None
     topics = topic_counts(con)
     rows = []
-    for label in sorted(laws, key=_law_key):
+
+    def first(label: str) -> int:
+        return min(series[(d, _letters(label))] for d in laws[label]["docs"])
+
+    for label in sorted(laws, key=lambda x: _law_key(x, first(x))):
         entry = laws[label]
         cells = []
         for d in docs:

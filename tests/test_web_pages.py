@@ -685,3 +685,44 @@ def test_footnotes_and_other_unlabelled_nodes_are_named_in_words(client):
     # an index entry listing a definition names it by its title
     listed = soup(client.get("/doc/sv-2007/index/343")).select_one("p.targets a")
     assert listed["href"] == "/doc/sv-2007/def/stick" and "def/" not in listed.get_text()
+
+
+def test_the_search_counts_its_matches_as_its_limit_does(client):
+    page = soup(client.get("/search", params={"q": "revokki", "expand": "true", "more": "true"}))
+    summary = page.select_one("p.summary").get_text(" ", strip=True)
+    matches = len(page.select("li.hit:not(.via)"))
+    brought = len(page.select("li.hit.via"))
+    assert brought > 0 and summary.startswith(f"The first {matches} results (and {brought} ")
+    assert matches <= 100 and "at most 100 matches" in summary
+
+
+def test_the_lexicon_says_when_a_word_is_of_the_language_asked(client):
+    page = soup(client.get("/lexicon", params={"word": "revoke", "to": "sv"}))
+    said = page.select_one("p.own-language")
+    assert said is not None and "svenska itself" in said.get_text()
+    assert said.a["href"] == "/lexicon?word=revoke"
+    assert "not in the learned lexicon" not in page.get_text()
+    page = soup(client.get("/lexicon", params={"word": "qqqzzz", "to": "sv"}))
+    assert "not in the learned lexicon" in page.get_text()
+
+
+def test_words_in_the_go_box_of_a_book_search_that_book_and_a_slash_is_forgiven(client):
+    r = client.get("/go", params={"label": "zzz", "doc": "fi-2007"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/search?q=zzz&doc=fi-2007"
+    r = client.get("/go", params={"label": "16B1", "doc": "fi-2007"}, follow_redirects=False)
+    assert r.headers["location"] == "/doc/fi-2007/16B1"
+    for path, to in (
+        ("/doc/sv-2007/16B1/", "/doc/sv-2007/16B1"),
+        ("/doc/sv-2007/", "/doc/sv-2007"),
+    ):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 301 and r.headers["location"] == to
+
+
+def test_contents_and_coverage_name_a_national_law_once_in_book_order(client):
+    page = soup(client.get("/doc/fi-1997"))
+    bl6 = next(a for a in page.select("li.law a") if a["href"] == "/doc/fi-1997/BL6")
+    assert bl6.get_text(" ", strip=True) == "BL6"
+    rows = client.get("/api/coverage").json()["rows"]
+    laws = [r["law"] for r in rows]
+    assert laws.index("SR6") < laws.index("BL6") and laws.index("93") < laws.index("SR1")

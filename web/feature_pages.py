@@ -292,6 +292,8 @@ def lexicon_page(request: Request, con: Con, word: Text = "", to: Text = "") -> 
             {**r, "uncertain": (r["p"] * r["p_back"]) ** 0.5 < SURE}
             for r in fn(con, word, to=to or None)
         ]
+        if not ctx["results"] and to:  # a word of that very language?
+            ctx["own_language"] = sorted({r["lang"] for r in fn(con, word, to=None)} & {to})
         if not ctx["results"]:  # typed without å, ä, ö, or not a word of the books
             ctx["respelled"] = _respelled(con, word)
     ctx["available"] = fn is not None

@@ -85,6 +85,9 @@ def document_page(request: Request, doc_id: str, con: Con) -> Response:
 def node_page(request: Request, doc_id: str, label: str, con: Con, came: Text = "") -> Response:
     """One provision with its children, citations and equivalents (twin: /api/nodes/…);
     ``came``: the provision of another book the user typed the label of (:func:`go`)."""
+    if label.endswith("/") or not label:  # /doc/sv-2007/16B1/, /doc/sv-2007/
+        where = node_url(f"{doc_id}/{label.strip('/')}").rstrip("/")
+        return RedirectResponse(query_url(where, came=came) if came else where, status_code=301)
     try:
         nid = resolve_id(con, f"{doc_id}/{label}")
     except LookupError_ as exc:
@@ -207,6 +210,11 @@ def go(request: Request, con: Con, label: Text = "", doc: Text = "") -> Response
     text = label.strip()
     if not text:
         raise HTTPException(400, "type a provision label, e.g. 16B1 or Νόμος 20ΣΤ5")
+    if doc and not text.startswith(_SPECIAL) and not _DOC_PREFIX.match(text):
+        try:
+            normalise_label(text)
+        except ValueError:  # words, not a label: search them in that document
+            return RedirectResponse(query_url("/search", q=text, doc=doc), status_code=303)
     if doc or _DOC_PREFIX.match(text):
         came = _other_language(con, text, doc) if doc else None
         if came is not None:
