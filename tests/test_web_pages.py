@@ -726,3 +726,14 @@ def test_contents_and_coverage_name_a_national_law_once_in_book_order(client):
     rows = client.get("/api/coverage").json()["rows"]
     laws = [r["law"] for r in rows]
     assert laws.index("SR6") < laws.index("BL6") and laws.index("93") < laws.index("SR1")
+
+
+def test_the_estonian_column_of_a_comparison_points_to_its_topics(client):
+    page = soup(client.get("/compare/1", params=[("docs", "et-1930s"), ("docs", "sv-2007")]))
+    cell = page.select_one('td[data-col="et-1930s"]')
+    topics = page.select("#topics li")
+    assert topics and cell.a["href"] == "#topics"
+    assert f"{len(topics)} of its topics" in cell.get_text() and "has no provision" not in str(cell)
+    # the topic book alone: the law in every book, with its topics
+    r = client.get("/compare/1", params={"docs": "et-1930s"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/compare/1#topics"

@@ -13,7 +13,7 @@ import secrets
 import sqlite3
 from collections import Counter
 from typing import Annotated, Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -210,9 +210,13 @@ def compare_page(
         normalise_label(label)
     except ValueError as exc:  # perhaps the words of a provision (/compare/revoke)
         return _search_instead(request, 400, str(exc), label)
+    topic_books = [d["id"] for d in all_docs if d["stats"].get("topics")]
     try:
         result = fn(con, label, chosen or None)
     except ProvisionNotFound as exc:
+        if chosen and set(chosen) <= set(topic_books):
+            # a book of topics has no law numbers: the law in every book, its topics below
+            return RedirectResponse(f"/compare/{quote(label, safe='()')}#topics", 303)
         return _search_instead(request, 404, str(exc), label)
     except CompareError as exc:  # an unknown document
         raise HTTPException(400, str(exc)) from exc
@@ -231,6 +235,7 @@ def compare_page(
             "lang": lang,
             "shown": shown,
             "exports": exports,
+            "topic_books": topic_books,
             "chosen": chosen or shown,
             "title": f"Compare {result['label']}",
             "twin": query_url(f"/api/compare/{result['label']}", docs=",".join(chosen)),
