@@ -521,10 +521,22 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
     for row in rows:
         row["divergences"] = []
         row["sentences"] = _sentences(con, row["cells"], leads)
-    # the law under this number in every book (a version shown may be a part of it, or
-    # a book may give only its title): the topics the home page's matrix counts for it
+    # the law under this number (or holding this provision) in every book: the topics
+    # the home page's matrix counts for it
+    ids = [v["id"] for v in versions.values() if v.get("id")]
+    law = next(
+        (
+            r[0]
+            for r in con.execute(
+                f"SELECT law FROM nodes WHERE id IN ({','.join('?' * len(ids))}) "
+                "AND law IS NOT NULL AND law != '' LIMIT 1",
+                ids,
+            )
+        ),
+        canon,
+    )
     laws = [
-        r[0] for r in con.execute("SELECT id FROM nodes WHERE kind = 'law' AND label = ?", (canon,))
+        r[0] for r in con.execute("SELECT id FROM nodes WHERE kind = 'law' AND label = ?", (law,))
     ]
     return {
         "label": canon,
@@ -539,6 +551,7 @@ def lined_up(con: sqlite3.Connection, canon: str, label: str, docs: list[str] | 
             con, {d: v if v.get("id") else None for d, v in versions.items()}, leads
         ),
         "topics": _topics(con, laws),
+        "topics_law": law,
         "moved": _moved(con, versions, lead),
     }
 

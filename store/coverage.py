@@ -11,14 +11,14 @@ from . import divergences, documents, has_table
 from .features import feature
 
 
-def _law_key(label: str, first: int = 0) -> tuple:
+def _law_key(label: str, first: tuple[int, int] = (0, 0)) -> tuple:
     """Laws by number, national supplements (``SR3``, ``BL6``) after them: each series in
-    the order a book prints it (``first``: its first law's place in its book), then by
-    number."""
+    the order the books print it (``first``: its first law's place, as (book in the
+    manifest, place in that book)), then by number."""
     m = re.match(r"^([A-Z]*)(\d+)$", label)
     if m is None:
-        return (2, 0, label, 0)
-    return (1 if m.group(1) else 0, first if m.group(1) else 0, m.group(1), int(m.group(2)))
+        return (2, (0, 0), label, 0)
+    return (1 if m.group(1) else 0, first if m.group(1) else (0, 0), m.group(1), int(m.group(2)))
 
 
 def _letters(label: str) -> str:
@@ -50,11 +50,14 @@ def coverage(con: sqlite3.Connection) -> dict:
     """
     docs = documents(con)
     laws: dict[str, dict] = {}
-    series: dict[tuple[str, str], int] = {}  # (book, letters of a supplement) -> first place
+    place = {d["id"]: i for i, d in enumerate(docs)}
+    # (book, letters of a supplement series) -> its first law's place: book, then page
+    series: dict[tuple[str, str], tuple[int, int]] = {}
     for row in con.execute(
         "SELECT id, doc, label, title, attrs, ord FROM nodes WHERE kind = 'law' ORDER BY ord"
     ):
-        series.setdefault((row["doc"], _letters(row["label"])), row["ord"])
+        here = (place.get(row["doc"], len(place)), row["ord"])
+        series.setdefault((row["doc"], _letters(row["label"])), here)
         attrs = decode_attrs(row["attrs"])
         entry = laws.setdefault(
             row["label"], {"docs": {}, "supplement": bool(attrs.get("supplement"))}
@@ -66,7 +69,7 @@ def coverage(con: sqlite3.Connection) -> dict:
     topics = topic_counts(con)
     rows = []
 
-    def first(label: str) -> int:
+    def first(label: str) -> tuple[int, int]:
         return min(series[(d, _letters(label))] for d in laws[label]["docs"])
 
     for label in sorted(laws, key=lambda x: _law_key(x, first(x))):

@@ -9,6 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from scipy import sparse
 
 from lawgraph import store
 from lawgraph.api.app import create_app
@@ -277,6 +278,8 @@ def test_sentence_alignment_inside_equivalents(con):
 
 
 def test_a_national_note_is_a_sentence_of_its_own_that_nothing_pairs(con):
+    from lawgraph.ingest.align.checks import NOTE_AND_STOP
+
     # el-2017 prints notes for Greece, "(στην Ελλάδα …)", that no other book has: each is
     # one whole sentence in a bead of its own, after the sentence it follows, and the
     # sentences around it pair as they would without it (read in 40A1(b): "Κάθε ζεύγος
@@ -296,25 +299,42 @@ def test_a_national_note_is_a_sentence_of_its_own_that_nothing_pairs(con):
     assert len(notes) > 10
     for a_text, b_text, bead in notes:
         note, other = (a_text, b_text) if "στην Ελλάδα" in a_text else (b_text, a_text)
-        assert note.startswith("(") and note.endswith(")") and other == ""
+        assert NOTE_AND_STOP.fullmatch(note) and other == ""
         assert bead in ("1-0", "0-1")
 
 
 def test_a_note_in_the_middle_of_a_text_keeps_its_place():
-    from lawgraph.ingest.align.sentences import Splitter, _pieces, _with_notes
+    from lawgraph.ingest.align.lexicon import Lexicon
+    from lawgraph.ingest.align.sentences import Splitter, _with_notes, sentence_rows, without_notes
 
     text = "Ensin tämä. Sitten (στην Ελλάδα, κάτι άλλο) tuo. Lopuksi se."
-    assert _pieces(text) == [
-        (False, "Ensin tämä. Sitten"),
-        (True, "(στην Ελλάδα, κάτι άλλο)"),
-        (False, "tuo. Lopuksi se."),
-    ]
+    assert without_notes(text) == (
+        "Ensin tämä. Sitten   tuo. Lopuksi se.",
+        [(19, "(στην Ελλάδα, κάτι άλλο)")],
+    )
+    # the stop after a note goes with it; a text without notes is only stripped
+    assert without_notes("Και αυτό της. (στην Ελλάδα, κάτι).") == (
+        "Και αυτό της.",
+        [(14, "(στην Ελλάδα, κάτι).")],
+    )
+    assert without_notes("  Ei huomautusta.  ") == ("Ei huomautusta.", [])
     splitter = Splitter()
-    splitter.prime([("x", "fi", text), ("y", "fi", "Ei huomautusta. Kaksi lausetta.")])
-    sents, _ = splitter.cache["x"]
-    [note] = splitter.notes["x"]
-    assert sents[note] == "(στην Ελλάδα, κάτι άλλο)" and sents[0] == "Ensin tämä."
-    assert "y" not in splitter.notes and len(splitter.cache["y"][0]) == 2
+    splitter.prime(
+        [
+            ("x", "fi", text),
+            ("y", "fi", "Ei huomautusta. Kaksi lausetta."),
+            ("z", "el", "(στην Ελλάδα, μόνο αυτό)"),
+        ]
+    )
+    # the sentence the note stood in stays whole, and the note follows it
+    assert splitter.cache["x"][0] == [
+        "Ensin tämä.", "Sitten tuo.", "(στην Ελλάδα, κάτι άλλο)", "Lopuksi se."
+    ]  # fmt: skip
+    assert splitter.notes["x"] == {2} and "y" not in splitter.notes
+    assert splitter.cache["y"][0] == ["Ei huomautusta.", "Kaksi lausetta."]
+    # a text that is nothing but a note pairs with nothing, and nothing pairs with it
+    lex = Lexicon("el", "fi", {}, {}, sparse.csr_matrix((1, 1)), sparse.csr_matrix((1, 1)))
+    assert sentence_rows("z", "y", "", "", "el", "fi", lex, splitter=splitter) == []
     # notes go after the bead that holds the sentence before them, on their own side
     beads = [([0], [0], 0.5), ([1], [1], 0.4), ([3, 4], [2], 0.6)]
     assert _with_notes(beads, frozenset({2}), frozenset()) == [

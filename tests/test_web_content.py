@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import random
 import re
 from urllib.parse import urlencode
 
@@ -328,8 +329,15 @@ def test_national_additions_are_no_type_of_the_report_table(client):
     options = [o["value"] for o in page.select("select[name=type] option")]
     assert "numbers" in options and "national-addition" not in options
     assert page.find(string=re.compile("National additions"))
-    r = client.get("/divergences?a=fi-2007&b=sv-2007&type=national-addition")
-    assert r.status_code == 400 and "lists them apart" in r.text
+    r = client.get(
+        "/divergences?a=fi-2007&b=sv-2007&type=national-addition&sort=label&desc=false",
+        follow_redirects=False,
+    )  # to the same report, at its national additions
+    assert r.status_code == 303
+    assert r.headers["location"] == (
+        "/divergences?a=fi-2007&b=sv-2007&sort=label&desc=false#national"
+    )
+    assert get(client, r.headers["location"]).select_one("details#national")
     api = client.get("/api/divergences?a=fi-2007&b=sv-2007&type=national-addition").json()
     assert api["total"] > 10
 
@@ -751,3 +759,15 @@ def test_a_law_whose_provisions_moved_is_not_called_one_rewritten_rule(client, c
     assert "laws of one number" in msg and "rule under this label" not in msg
     # a provision below a law keeps the provision's words
     assert "same label, rewritten or replaced" in get(client, "/doc/fi-1997/13A").get_text()
+
+
+def test_label_order_is_the_books_order():
+    # written by hand: numbers as numbers, a sub-item's numeral by value, an item's
+    # letter (80B2(i)) a letter, labels without a law number after the laws, none last
+    order = ["1", "9", "9A2", "9A2(b)", "9A2(b)(1)", "9A2(b)(2)", "9A10", "12C1(e)(ii)",
+             "12C1(e)(iv)", "12C1(e)(v)", "12C1(e)(ix)", "12C1(f)", "35.1", "35.2", "68",
+             "80B2(h)", "80B2(i)", "80B2(j)", "BL6", "SR3", "fn/12", ""]  # fmt: skip
+    for seed in range(5):
+        shuffled = order[:]
+        random.Random(seed).shuffle(shuffled)
+        assert sorted(shuffled, key=label_key) == order

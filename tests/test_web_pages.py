@@ -676,7 +676,7 @@ def test_an_index_cross_reference_leads_to_its_entry(client, con):
 
 def test_footnotes_and_other_unlabelled_nodes_are_named_in_words(client):
     page = soup(client.get("/doc/fi-1997/fn/19"))
-    assert page.h1.get_text(" ", strip=True) == "Footnote * at 62B2"
+    assert page.h1.get_text(" ", strip=True) == "Footnote 19 (marked *) at 62B2"
     assert page.h1.a["href"] == "/doc/fi-1997/62B2"
     assert page.title.get_text().startswith("fi-1997 footnote 19")
     # a footnote citing a law is named in words where the law lists what cites it
@@ -699,7 +699,7 @@ def test_the_search_counts_its_matches_as_its_limit_does(client):
 def test_the_lexicon_says_when_a_word_is_of_the_language_asked(client):
     page = soup(client.get("/lexicon", params={"word": "revoke", "to": "sv"}))
     said = page.select_one("p.own-language")
-    assert said is not None and "svenska itself" in said.get_text()
+    assert said is not None and "a Swedish word itself" in said.get_text()
     assert said.a["href"] == "/lexicon?word=revoke"
     assert "not in the learned lexicon" not in page.get_text()
     page = soup(client.get("/lexicon", params={"word": "qqqzzz", "to": "sv"}))

@@ -210,12 +210,17 @@ def compare_page(
         normalise_label(label)
     except ValueError as exc:  # perhaps the words of a provision (/compare/revoke)
         return _search_instead(request, 400, str(exc), label)
-    topic_books = [d["id"] for d in all_docs if d["stats"].get("topics")]
+    topic_books = [d["id"] for d in all_docs if _topic_book(d)]
     try:
         result = fn(con, label, chosen or None)
     except ProvisionNotFound as exc:
         if chosen and set(chosen) <= set(topic_books):
-            # a book of topics has no law numbers: the law in every book, its topics below
+            # a book of topics has no law numbers: the provision in every book that has
+            # it, with the topics of its law
+            try:
+                fn(con, label, None)
+            except ProvisionNotFound:
+                return _search_instead(request, 404, str(exc), label)
             return RedirectResponse(f"/compare/{quote(label, safe='()')}#topics", 303)
         return _search_instead(request, 404, str(exc), label)
     except CompareError as exc:  # an unknown document
@@ -416,12 +421,12 @@ def divergences_page(
     a, b = _pair(con, a, b)
     if sort not in SORTS:
         sort = "score"
-    if type == "national-addition":
-        raise HTTPException(
-            400,
-            "national additions are not divergences of a translation: this page lists them "
-            "apart, below the findings (or ask /api/divergences?type=national-addition)",
-        )
+    if type == "national-addition":  # listed apart on this page, not in its table
+        back = query_url(
+            "/divergences", a=a, b=b, severity=severity, state=state, family=family, sort=sort,
+            desc="true" if desc else "false",
+        )  # fmt: skip
+        return RedirectResponse(f"{back}#national", status_code=303)
     docs = {d["id"]: d for d in store.documents(con)}
     same_edition = docs[a]["edition"] == docs[b]["edition"]
     if not family:

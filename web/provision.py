@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import unicodedata
 from collections import defaultdict
 
 from lawgraph.ingest.model import decode_attrs
+from lawgraph.ingest.nlp import fold
 from lawgraph.store import align, divergences, glossary
 from lawgraph.store.features import feature
 from lawgraph.store.references import cited_by, cites, subtree_rows, unresolved
 from lawgraph.store.title_only import title_only, title_only_law
 
-from .templating import LAW_KINDS
+from .templating import LAW_KINDS, display_label
 
 
 def _row(r: sqlite3.Row) -> dict:
@@ -50,7 +50,7 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     # each listed node's name: a law label as it is, a definition or preface by its title
     known = (
         {
-            x[0]: x[1] if x[2] in LAW_KINDS else (x[3] or x[1])
+            x["id"]: display_label(dict(x))
             for x in con.execute(
                 f"SELECT id, label, kind, title FROM nodes WHERE id IN ({_in(listed)})", listed
             )
@@ -60,6 +60,7 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     )
     by_id = {}
     footnotes = []
+    headings: dict[str, dict[str, str]] = {}  # per book, read once: index headings
     for r in rows:
         r["cites"] = cites[r["id"]]
         # an index entry may name a label its book lacks: shown, but not as a dead link
@@ -69,7 +70,7 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
             else (t, None)
             for t in r["attrs"].get("targets", [])
         ]
-        r["see"] = _see(con, r) if r["kind"] == "index_term" else []
+        r["see"] = _see(con, r, headings) if r["kind"] == "index_term" else []
         r["children"] = []
         by_id[r["id"]] = r
         if r["kind"] == "footnote" and r["depth"] > 0:
@@ -79,36 +80,35 @@ def tree(con: sqlite3.Connection, node_id: str) -> tuple[dict, list[dict], list[
     return by_id[node_id], footnotes, ids
 
 
-def _see(con: sqlite3.Connection, entry: dict) -> list[tuple[str, str | None]]:
+def _see(
+    con: sqlite3.Connection, entry: dict, headings: dict[str, dict[str, str]]
+) -> list[tuple[str, str | None]]:
     """An index entry's cross-references ("see Revoke"): each with the entry of its book
-    that has that heading, if one has (None: shown, not linked)."""
+    that has that heading, if one has (None: shown, not linked); ``headings``: each
+    book's headings, read once per page."""
     see = entry["attrs"].get("see", [])
     if not see:
         return []
-    headings: dict[str, str] = {}
-    for nid, title in con.execute(
-        "SELECT id, title FROM nodes WHERE doc = ? AND kind = 'index_term' ORDER BY ord",
-        (entry["doc"],),
-    ):
-        headings.setdefault(_plain(title or ""), nid)
+    if entry["doc"] not in headings:
+        book: dict[str, str] = {}
+        for nid, title in con.execute(
+            "SELECT id, title FROM nodes WHERE doc = ? AND kind = 'index_term' ORDER BY ord",
+            (entry["doc"],),
+        ):
+            book.setdefault(fold(title or "").casefold(), nid)
+        headings[entry["doc"]] = book
+    book = headings[entry["doc"]]
 
     def entry_of(term: str) -> str | None:
-        plain = _plain(term)
-        if plain in headings:
-            return headings[plain]
+        plain = fold(term).casefold()
+        if plain in book:
+            return book[plain]
         # a heading the term opens ("Επικοινωνία": "ΕΠΙΚΟΙΝΩΝΙΑ, ΡΥΘΜΟΣ ΚΑΙ ΠΑΡΑΠΛΑΝΗΣΗ")
         return next(
-            (i for h, i in headings.items() if "–" not in h and h.startswith(plain + ",")),
-            None,
+            (i for h, i in book.items() if "–" not in h and h.startswith(plain + ",")), None
         )
 
     return [(term, entry_of(term)) for term in see]
-
-
-def _plain(text: str) -> str:
-    """Case and accents away ("Επανορθωτική" is the heading "ΕΠΑΝΟΡΘΩΤΙΚΗ")."""
-    decomposed = unicodedata.normalize("NFD", text.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def breadcrumbs(con: sqlite3.Connection, node: dict) -> list[dict]:

@@ -16,6 +16,8 @@ from .markup import linked_text
 STATIC = Path(__file__).parent / "static"
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 LANG_NAMES = {"fi": "suomi", "el": "ελληνικά", "sv": "svenska", "et": "eesti"}
+ENGLISH_NAMES = {"fi": "Finnish", "el": "Greek", "sv": "Swedish", "et": "Estonian"}
+"""The languages' names in an English sentence."""
 LAW_KINDS = ("law", "section", "subsection", "item", "subitem")
 
 
@@ -111,6 +113,7 @@ TEMPLATES.env.globals.update(
     node_url=node_url,
     query_url=query_url,
     lang_names=LANG_NAMES,
+    english_names=ENGLISH_NAMES,
     display_label=display_label,
     book_label=book_label,
 )

@@ -77,6 +77,8 @@ NUMBER_NOISE: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _DIGITS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
 GREEK_NOTE = re.compile(r"\(\s*στην\s+Ελλάδα[^)]*\)", re.IGNORECASE)
+NOTE_AND_STOP = re.compile(GREEK_NOTE.pattern + r"[.;:,]?", re.IGNORECASE)
+"""A national note with the punctuation that closes it (``… της. (στην Ελλάδα …).``)."""
 _LABEL_PARTS = re.compile(r"^([A-Z]{0,2}\d{1,3})([A-Z]\d{0,2}|\.\d{1,2})?((?:\([^()]+\))*)$")
 
 
@@ -496,7 +498,7 @@ def check_sentences(a: Side, b: Side) -> list[dict]:
             for t in s.unmatched
             if len(words(t)) >= SENTENCE_MIN_WORDS
             and not _tabular(t)
-            and not GREEK_NOTE.fullmatch(t)  # a national note: the national-addition check
+            and not NOTE_AND_STOP.fullmatch(t)  # a national note: the national-addition check
             and not _said_elsewhere(s, o, t)
         ]
         for text in lonely:

@@ -16,7 +16,7 @@ import re
 import sqlite3
 
 from .. import nlp
-from .checks import GREEK_NOTE
+from .checks import NOTE_AND_STOP
 from .lexicon import Lexicon, own_similarity, tokens
 
 SCHEMA = """
@@ -105,8 +105,10 @@ def align_sentences(
 
 class Splitter:
     """Sentences and their lemma tokens per provision, computed once. A national note of
-    one translation (el-2017's ``(στην Ελλάδα …)``) is a sentence of its own, whole,
-    and :attr:`notes` holds its index: no other book has it, so it is never paired."""
+    one translation (el-2017's ``(στην Ελλάδα …)``) is taken out of the text before it is
+    split, so the sentences around it are split as without it, and comes back as a
+    sentence of its own after the sentence it stood in or after; :attr:`notes` holds its
+    index: no other book has it, so it is never paired."""
 
     def __init__(self) -> None:
         self.cache: dict[str, tuple[list[str], list[list[str]]]] = {}
@@ -114,31 +116,42 @@ class Splitter:
 
     def prime(self, items: list[tuple[str, str, str]]) -> None:
         """Split many ``(node id, language, text)`` at once (one spaCy batch per language)."""
-        todo: dict[str, list[tuple[str, int, str]]] = {}
-        pieces: dict[str, tuple[str, list[tuple[bool, str]]]] = {}
+        todo: dict[str, list[tuple[str, str]]] = {}
+        cut: dict[str, tuple[str, str, list[tuple[int, str]]]] = {}
         for nid, lang, text in items:
-            if nid in self.cache or nid in pieces:
+            if nid in self.cache or nid in cut:
                 continue
-            parts = _pieces(text)
-            pieces[nid] = (lang, parts)
-            for k, (is_note, piece) in enumerate(parts):
-                if not is_note and _INNER_END.search(piece):
-                    todo.setdefault(lang, []).append((nid, k, piece))
-        split: dict[tuple[str, int], list[str]] = {}
+            rest, notes = without_notes(text)
+            cut[nid] = (lang, rest, notes)
+            if _INNER_END.search(rest):
+                todo.setdefault(lang, []).append((nid, rest))
+        split: dict[str, list[str]] = {}
         for lang, jobs in todo.items():
-            done = nlp.sentences_many(lang, [t for _, _, t in jobs])
-            for (nid, k, _), found in zip(jobs, done, strict=True):
-                split[(nid, k)] = found
-        for nid, (lang, parts) in pieces.items():
-            sents: list[str] = []
-            notes = set()
-            for k, (is_note, piece) in enumerate(parts):
-                if is_note:
-                    notes.add(len(sents))
-                sents += split.get((nid, k), [piece])
-            self._put(nid, lang, sents)
-            if notes:
-                self.notes[nid] = frozenset(notes)
+            done = nlp.sentences_many(lang, [t for _, t in jobs])
+            split.update((nid, found) for (nid, _), found in zip(jobs, done, strict=True))
+        for nid, (lang, rest, notes) in cut.items():
+            sents = split.get(nid) or ([rest] if rest else [])
+            if not notes:
+                self._put(nid, lang, sents)
+                continue
+            starts, at = [], 0
+            for x in sents:  # where each sentence begins in the text without the notes
+                found = rest.find(x, at)
+                starts.append(found if found >= 0 else at)
+                at = found + len(x) if found >= 0 else at
+            # a note goes after the sentences that begin before it
+            after = [sum(1 for b in starts if b < offset) for offset, _ in notes]
+            out: list[str] = []
+            places = set()
+            for k in range(len(sents) + 1):
+                for (_, note), n in zip(notes, after, strict=True):
+                    if n == k:
+                        places.add(len(out))
+                        out.append(note)
+                if k < len(sents):
+                    out.append(" ".join(sents[k].split()))  # the space a note left
+            self._put(nid, lang, out)
+            self.notes[nid] = frozenset(places)
 
     def _put(self, nid: str, lang: str, sents: list[str]) -> None:
         self.cache[nid] = (sents, [tokens(lang, x) for x in sents])
@@ -149,16 +162,25 @@ class Splitter:
         return self.cache[node_id]
 
 
-def _pieces(text: str) -> list[tuple[bool, str]]:
-    """``text`` cut at its national notes: (is a note, stripped piece), empty pieces out."""
-    out: list[tuple[bool, str]] = []
-    at = 0
-    for m in GREEK_NOTE.finditer(text):
-        out.append((False, text[at : m.start()].strip()))
-        out.append((True, m.group().strip()))
+def without_notes(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """``text`` without its national notes (each with the stop that follows it), and
+    each note with its place in that text."""
+    rest: list[str] = []
+    notes: list[tuple[int, str]] = []
+    at = size = 0
+    for m in NOTE_AND_STOP.finditer(text):
+        rest.append(text[at : m.start()])
+        size += m.start() - at
+        notes.append((size, m.group().strip()))
+        rest.append(" ")
+        size += 1
         at = m.end()
-    out.append((False, text[at:].strip()))
-    return [(is_note, piece) for is_note, piece in out if piece]
+    if not notes:
+        return text.strip(), []
+    rest.append(text[at:])
+    joined = "".join(rest)
+    lead = len(joined) - len(joined.lstrip())
+    return joined.strip(), [(max(0, offset - lead), note) for offset, note in notes]
 
 
 _INNER_END = re.compile(r"[.!?;:]\s+\S")
@@ -179,26 +201,22 @@ def sentence_rows(
     splitter = splitter or Splitter()
     sa, ta = splitter.get(a, lang_a, text_a)
     sb, tb = splitter.get(b, lang_b, text_b)
-    if not sa or not sb:
-        return []
     na, nb = splitter.notes.get(a, frozenset()), splitter.notes.get(b, frozenset())
     keep_a = [i for i in range(len(sa)) if i not in na]
     keep_b = [j for j in range(len(sb)) if j not in nb]
-    beads: list[tuple[list[int], list[int], float]] = []
-    if keep_a and keep_b:
-        inner = align_sentences(
-            [sa[i] for i in keep_a],
-            [sb[j] for j in keep_b],
-            lang_a,
-            lang_b,
-            lex,
-            ratio,
-            [ta[i] for i in keep_a],
-            [tb[j] for j in keep_b],
-        )
-        beads = [([keep_a[i] for i in ia], [keep_b[j] for j in ib], s) for ia, ib, s in inner]
-    else:
-        beads = [([i], [], 0.0) for i in keep_a] + [([], [j], 0.0) for j in keep_b]
+    if not keep_a or not keep_b:  # no text, or nothing but a national note
+        return []
+    inner = align_sentences(
+        [sa[i] for i in keep_a],
+        [sb[j] for j in keep_b],
+        lang_a,
+        lang_b,
+        lex,
+        ratio,
+        [ta[i] for i in keep_a],
+        [tb[j] for j in keep_b],
+    )
+    beads = [([keep_a[i] for i in ia], [keep_b[j] for j in ib], s) for ia, ib, s in inner]
     beads = _with_notes(beads, na, nb)
     return [
         (
