@@ -218,3 +218,31 @@ def slug(text: str) -> str:
     s = unicodedata.normalize("NFD", text.lower())
     s = "".join(_TRANSLIT.get(c, c) for c in s if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+
+
+def label_key(label: str | None) -> tuple:
+    """A provision label in the books' order: its numbers as numbers (law 9 before law 68,
+    ``9A2`` before ``9A10``), a sub-item's numeral by value (``12C1(e)(iv)`` before
+    ``12C1(e)(ix)``; an item's letter, ``80B2(i)``, stays a letter), a label with no
+    leading law number (``SR3``, ``fn/12``) after the laws, and none last."""
+    if not label:
+        return (2,)
+    key = []
+    for m in re.finditer(r"\(([^()]*)\)|\d+|[^\d(]+", label):
+        x, inner = m.group(), m.group(1)
+        after_item = m.start() > 0 and label[m.start() - 1] == ")"
+        if x.isdigit() or (inner or "").isdigit():
+            key.append((0, int(inner or x), ""))
+        elif inner is not None and after_item and re.fullmatch(r"[ivx]+", inner):
+            key.append((0, _roman(inner), ""))
+        else:
+            key.append((1, 0, x))
+    return (0 if label[0].isdigit() else 1, tuple(key))
+
+
+def _roman(numeral: str) -> int:
+    values = {"i": 1, "v": 5, "x": 10}
+    total = 0
+    for a, b in zip(numeral, [*numeral[1:], ""], strict=True):
+        total += -values[a] if b and values[b] > values[a] else values[a]
+    return total

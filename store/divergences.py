@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections import Counter
 
 from lawgraph.ingest.align.checks import QUIET_TYPES, SEVERITIES, TYPE_FACTOR, TYPES
 from lawgraph.ingest.align.diverge import FAMILIES, divergence_row, node_divergences
+from lawgraph.ingest.labels import label_key
 from lawgraph.ingest.store import doc_pair_clause, has_table
 
 from .reviews import STATES, attach
@@ -34,34 +34,6 @@ SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 ASCENDING_FIRST = ("label", "type")
 """Sorts a reader wants in their natural order first (laws 1, 2 … 93; types A-Z); the
 others highest first."""
-
-
-def label_key(label: str | None) -> tuple:
-    """A provision label in the books' order: its numbers as numbers (law 9 before law 68,
-    ``9A2`` before ``9A10``), a sub-item's numeral by value (``12C1(e)(iv)`` before
-    ``12C1(e)(ix)``; an item's letter, ``80B2(i)``, stays a letter), a label with no
-    leading law number (``SR3``, ``fn/12``) after the laws, and none last."""
-    if not label:
-        return (2,)
-    key = []
-    for m in re.finditer(r"\(([^()]*)\)|\d+|[^\d(]+", label):
-        x, inner = m.group(), m.group(1)
-        after_item = m.start() > 0 and label[m.start() - 1] == ")"
-        if x.isdigit() or (inner or "").isdigit():
-            key.append((0, int(inner or x), ""))
-        elif inner is not None and after_item and re.fullmatch(r"[ivx]+", inner):
-            key.append((0, _roman(inner), ""))
-        else:
-            key.append((1, 0, x))
-    return (0 if label[0].isdigit() else 1, tuple(key))
-
-
-def _roman(numeral: str) -> int:
-    values = {"i": 1, "v": 5, "x": 10}
-    total = 0
-    for a, b in zip(numeral, [*numeral[1:], ""], strict=True):
-        total += -values[a] if b and values[b] > values[a] else values[a]
-    return total
 
 
 class DivergenceError(ValueError):

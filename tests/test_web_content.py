@@ -13,7 +13,8 @@ from pages import page as get
 
 from lawgraph.ingest.align import calibration
 from lawgraph.ingest.align.query import aligned
-from lawgraph.store.divergences import divergence_counts, divergences, label_key
+from lawgraph.ingest.labels import label_key
+from lawgraph.store.divergences import divergence_counts, divergences
 from lawgraph.store.glossary import concepts
 from lawgraph.web.provision import RELATION_WORDS
 

@@ -24,7 +24,16 @@ from lawgraph.store.title_only import title_only
 
 from . import compare_pages, feature_pages, graph_pages
 from .provision import provision_view
-from .templating import LANG_NAMES, STATIC, TEMPLATES, book_label, node_url, query_url, render
+from .templating import (
+    LANG_NAMES,
+    LAW_KINDS,
+    STATIC,
+    TEMPLATES,
+    book_label,
+    node_url,
+    query_url,
+    render,
+)
 
 __all__ = ["LANG_NAMES", "STATIC", "TEMPLATES", "router"]
 
@@ -102,7 +111,7 @@ def node_page(request: Request, doc_id: str, label: str, con: Con, came: Text = 
     view["came"] = _came(con, came, nid)
     n = view["n"]
     doc = store.document(con, doc_id)
-    lawlike = n["kind"] in ("law", "section", "subsection", "item", "subitem")
+    lawlike = n["kind"] in LAW_KINDS
     name = n["label"] if lawlike else "" if n["title"] else book_label(nid, n["label"])
     title = " ".join(x for x in (doc_id, name, n["title"]) if x) or nid
     return render(

@@ -12,10 +12,11 @@ screen while the positions spread.
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 
 import networkx as nx
+
+from lawgraph.ingest.labels import label_key
 
 #: Laid-out size of the dots and labels in SVG user units (= screen pixels before zooming).
 DOT, FONT, CHAR, ROW = 6, 12, 7.4, 22
@@ -47,11 +48,6 @@ def _roles(center: str, nodes: list[str], edges: list[tuple[str, str]]) -> dict[
         else:
             roles[n] = "far"
     return roles
-
-
-def _natural(text: str) -> list:
-    """Sort key that puts 16B2 before 16B10."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", text)]
 
 
 def label_width(text: str) -> float:
@@ -192,7 +188,12 @@ def layout(ego: dict, seed: int = 7, path: list[str] | None = None) -> dict:
     nodes = [n | {"shown": n.get("shown") or n["label"] or n["title"][:18]} for n in ego["nodes"]]
     law_of = {n["id"]: n.get("law") or OTHER for n in nodes}
     members: dict[str, list[dict]] = defaultdict(list)
-    for n in sorted(nodes, key=lambda n: (n["id"] != center, _natural(n["id"]))):
+
+    def reading(n: dict) -> tuple:
+        doc, _, label = n["id"].partition("/")
+        return (n["id"] != center, doc, label_key(label))
+
+    for n in sorted(nodes, key=reading):
         members[law_of[n["id"]]].append(n)
     pairs = [(e["source"], e["target"]) for e in ego["edges"]]
     center_law = law_of[center]
